@@ -1,0 +1,64 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "dyn",
+    products: [
+        .library(name: "Dynamics", targets: ["Dynamics"]),
+        .library(name: "NetProtocol", targets: ["NetProtocol"]),
+        .executable(name: "dynserver", targets: ["dynserver"]),
+        .executable(name: "dynclient", targets: ["dynclient"]),
+        .executable(name: "dynbench", targets: ["dynbench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]
+        ),
+        .target(
+            name: "Dynamics",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .target(
+            name: "NetProtocol",
+            dependencies: [
+                "CLibUV",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "dynserver",
+            dependencies: [
+                "Dynamics", "NetProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "dynclient",
+            dependencies: [
+                "NetProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "dynbench",
+            dependencies: [
+                "Dynamics", "NetProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
+        .testTarget(name: "NetProtocolTests", dependencies: ["NetProtocol", "CLibUV"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NetProtocol", "CLibUV"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `dynbench`: the project's performance tester. Each subcommand prints one JSON line per run.
+@main
+struct DynBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dynbench",
+        abstract: "Benchmarks for dyn: physics, codec and server load. Each prints JSON.",
+        subcommands: [PhysicsBench.self, CodecBench.self, ServerBench.self]
+    )
+}
