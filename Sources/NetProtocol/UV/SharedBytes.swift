@@ -1,0 +1,21 @@
+/// An immutable byte buffer with a stable address, shared by every write that sends it.
+///
+/// Guarantees: the bytes never move and are freed when the last reference (every queued or in-flight write
+/// holds one) goes away, so one encoded snapshot can be handed to libuv for a hundred clients at no copy.
+public final class SharedBytes: @unchecked Sendable {
+    public let bytes: UnsafeMutableRawBufferPointer
+
+    public init(_ source: some Collection<UInt8>) {
+        bytes = .allocate(byteCount: max(source.count, 1), alignment: 1)
+        _ = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<source.count]).initializeMemory(as: UInt8.self, from: source)
+        count = source.count
+    }
+
+    public convenience init(string: String) { self.init(Array(string.utf8)) }
+
+    deinit { bytes.deallocate() }
+
+    public let count: Int
+
+    public var readOnly: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[0..<count]) }
+}

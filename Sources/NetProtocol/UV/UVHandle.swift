@@ -1,0 +1,82 @@
+import CLibUV
+
+/// Base of every Swift object that owns a libuv handle.
+///
+/// Guarantees: the handle's memory is allocated here and freed only in its `uv_close` callback; while the
+/// handle is open the object keeps itself alive through `handle.data` (a retained `Unmanaged` reference),
+/// so a C callback can never reach a freed object; `close()` is idempotent and the optional completion runs
+/// once, after libuv has released the handle.
+public class UVHandle {
+    public let loop: EventLoop
+    let memory: UnsafeMutableRawPointer
+    private var adopted = false
+    public private(set) var isClosing = false
+    private var onClosed: (() -> Void)?
+
+    init(loop: EventLoop, type: uv_handle_type) {
+        self.loop = loop
+        let size = uv_handle_size(type)
+        memory = .allocate(byteCount: size, alignment: 16)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+    }
+
+    deinit {
+        // Only a handle libuv never saw is freed here; an adopted one is freed in the close callback.
+        if !adopted { memory.deallocate() }
+    }
+
+    var handle: UnsafeMutablePointer<uv_handle_t> { memory.assumingMemoryBound(to: uv_handle_t.self) }
+
+    /// Called by subclasses right after their `uv_*_init` succeeded.
+    func adopt() {
+        adopted = true
+        loop.liveHandles += 1
+        handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// Closes the handle; `then` runs after libuv has released it.
+    public func close(then: (() -> Void)? = nil) {
+        guard beginClose(then: then) else { return }
+        uv_close(handle, uvHandleClosed)
+    }
+
+    /// Marks the handle closing and runs `willClose`; false when it was not open.
+    func beginClose(then: (() -> Void)?) -> Bool {
+        guard adopted, !isClosing else { return false }
+        isClosing = true
+        onClosed = then
+        willClose()
+        return true
+    }
+
+    fileprivate func finishClose() {
+        loop.liveHandles -= 1
+        let done = onClosed
+        onClosed = nil
+        didClose()
+        done?()
+    }
+
+    /// Hook for subclasses: drop callbacks before libuv starts tearing the handle down.
+    func willClose() {}
+    /// Hook for subclasses: runs in the close callback, before the memory is freed.
+    func didClose() {}
+
+    /// Lets the loop exit even though this handle is active (e.g. a signal watcher).
+    public func unref() { uv_unref(handle) }
+    public func ref() { uv_ref(handle) }
+
+    static func object<T: UVHandle>(_ handle: UnsafeMutablePointer<uv_handle_t>?, as: T.Type) -> T? {
+        guard let handle, let data = handle.pointee.data else { return nil }
+        return Unmanaged<UVHandle>.fromOpaque(data).takeUnretainedValue() as? T
+    }
+}
+
+/// The one close callback of every handle: balances the retain taken in `adopt()`, then frees the memory.
+func uvHandleClosed(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
+    guard let handle, let data = handle.pointee.data else { return }
+    let object = Unmanaged<UVHandle>.fromOpaque(data).takeRetainedValue()
+    handle.pointee.data = nil
+    UnsafeMutableRawPointer(handle).deallocate()
+    object.finishClose()
+}
