@@ -46,12 +46,6 @@ public struct JSONWriter {
 
     public mutating func string(_ value: String) {
         separate()
-        appendQuoted(value)
-        needsComma = true
-    }
-
-    /// Appends an escaped, quoted string without separator logic.
-    mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -64,18 +58,18 @@ public struct JSONWriter {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+        needsComma = true
     }
 
     public mutating func int(_ value: Int) {
         separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(value.magnitude.toUInt64)
+        appendFormatted { $0.signed(value) }
         needsComma = true
     }
 
     public mutating func uint(_ value: UInt64) {
         separate()
-        appendDigits(value)
+        appendFormatted { $0.digits(value) }
         needsComma = true
     }
 
@@ -94,7 +88,7 @@ public struct JSONWriter {
     /// Writes a number with the shortest text that reads back as the same `Double`.
     public mutating func number(_ value: Double) {
         separate()
-        appendShortest(value)
+        appendFormatted { $0.shortest(value) }
         needsComma = true
     }
 
@@ -102,7 +96,7 @@ public struct JSONWriter {
     /// integer arithmetic only (the snapshot hot path).
     public mutating func number(_ value: Double, decimals: Int) {
         separate()
-        appendRounded(value, decimals: decimals)
+        appendFormatted { $0.rounded(value, decimals: min(max(decimals, 0), 9)) }
         needsComma = true
     }
 
@@ -149,65 +143,20 @@ public struct JSONWriter {
     /// Appends the line terminator.
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
-    // MARK: - Internals shared with SnapshotEncoder
+    // MARK: - Internals
 
     @inline(__always) mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
-    /// Records that a value was appended raw, so the next value gets its comma.
-    mutating func markValueWritten() { needsComma = true }
-
-    @inline(__always) mutating func appendSigned(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(UInt64(value.magnitude))
-    }
-
-    @inline(__always) mutating func appendDigits(_ value: UInt64) {
-        if value < 10 { bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)); return }
-        let start = bytes.count
-        var rest = value
-        while rest > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
-            rest /= 10
+    /// Formats one number with `ByteCursor` (the snapshot path's formatter) and appends it.
+    private mutating func appendFormatted(_ format: (inout ByteCursor) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteCursor.maxNumberBytes) { scratch in
+            guard let start = scratch.baseAddress else { return }
+            var cursor = ByteCursor(start)
+            format(&cursor)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: cursor.position - start))
         }
-        var low = start, high = bytes.count - 1
-        while low < high { bytes.swapAt(low, high); low += 1; high -= 1 }
-    }
-
-    mutating func appendRounded(_ value: Double, decimals: Int) {
-        let scale = JSONWriter.scales[decimals]
-        let scaled = (value * Double(scale)).rounded()
-        guard scaled.isFinite, scaled.magnitude < 9.0e15 else { appendShortest(value.rounded()); return }
-        let units = Int64(scaled)
-        if units == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if units < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = units.magnitude
-        appendDigits(magnitude / scale)
-        var fraction = magnitude % scale
-        guard fraction != 0 else { return }
-        var width = decimals
-        while fraction % 10 == 0 { fraction /= 10; width -= 1 }
-        bytes.append(UInt8(ascii: "."))
-        var padding = width - digitCount(fraction)
-        while padding > 0 { bytes.append(UInt8(ascii: "0")); padding -= 1 }
-        appendDigits(fraction)
-    }
-
-    mutating func appendShortest(_ value: Double) {
-        guard value.isFinite, value != 0 else { bytes.append(UInt8(ascii: "0")); return }
-        if value == value.rounded(), value.magnitude < 1e15 {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            appendDigits(UInt64(value.magnitude))
-        } else {
-            bytes.append(contentsOf: value.description.utf8)
-        }
-    }
-
-    private func digitCount(_ value: UInt64) -> Int {
-        var count = 1, rest = value
-        while rest >= 10 { rest /= 10; count += 1 }
-        return count
     }
 
     private mutating func appendEscape(_ byte: UInt8) {
@@ -224,12 +173,6 @@ public struct JSONWriter {
             bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
         }
     }
-
-    private static let scales: [UInt64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
-}
-
-private extension UInt {
-    var toUInt64: UInt64 { UInt64(self) }
 }
 
 /// True when `text` matches the RFC 8259 number grammar exactly.

@@ -32,9 +32,10 @@ public enum ServerMessage: Equatable, Sendable {
         case let .welcome(welcome): ServerMessage.write(welcome, into: &w)
         case let .scene(scene): SceneWriter.write(scene, into: &w)
         case let .snapshot(snapshot):
-            snapshot.bodies.withUnsafeBufferPointer { bodies in
-                SnapshotEncoder.write(tick: snapshot.tick, time: snapshot.time, paused: snapshot.paused,
-                                      clients: snapshot.clients, bodies: bodies, drags: snapshot.drags, into: &w)
+            var encoder = SnapshotEncoder()
+            return snapshot.bodies.withUnsafeBufferPointer { bodies in
+                encoder.encode(tick: snapshot.tick, time: snapshot.time, paused: snapshot.paused,
+                               clients: snapshot.clients, bodies: bodies, drags: snapshot.drags)
             }
         case let .ack(id, fields):
             w.beginObject()
