@@ -73,12 +73,17 @@ struct ByteCursor {
         digits(magnitude / scale)
         var fraction = magnitude % scale
         guard fraction != 0 else { return }
-        var width = decimals
-        while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+        // Fixed width first (constant divisions once inlined), then trailing zeros trimmed; the fraction is
+        // non-zero, so trimming stops before the point.
         byte(UInt8(ascii: "."))
-        var padding = width - ByteCursor.digitCount(fraction)
-        while padding > 0 { byte(UInt8(ascii: "0")); padding -= 1 }
-        digits(fraction)
+        var cursor = position + decimals
+        for _ in 0..<decimals {
+            cursor -= 1
+            cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
+        }
+        position += decimals
+        while position[-1] == UInt8(ascii: "0") { position -= 1 }
     }
 
     /// Writes the shortest text that reads back as `value` (integral values without `.0`).
