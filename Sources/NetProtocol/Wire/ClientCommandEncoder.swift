@@ -1,0 +1,113 @@
+/// Writes a `ClientCommand`'s fields in the wire form `ClientCommandDecoder` reads (after `type` and `id`).
+enum ClientCommandEncoder {
+    static func writeFields(of command: ClientCommand, into w: inout JSONWriter) {
+        switch command {
+        case let .hello(name, token, protocolVersion):
+            if let name { w.key("name"); w.string(name) }
+            if let token { w.key("token"); w.string(token) }
+            if let protocolVersion { w.key("protocol"); w.int(protocolVersion) }
+        case let .ping(t):
+            if let t { w.key("t"); w.value(t) }
+        case let .tap(x, y, body, mode):
+            w.key("x"); w.number(x)
+            w.key("y"); w.number(y)
+            if let body { w.key("body"); w.int(body) }
+            w.key("mode"); w.string(mode.rawValue)
+        case let .push(body, direction, mode, active, offset):
+            w.key("body"); w.int(body)
+            switch direction {
+            case let .angle(angle, magnitude)?:
+                w.key("angle"); w.number(angle)
+                w.key("magnitude"); w.number(magnitude)
+            case let .vector(dx, dy)?:
+                w.key("dx"); w.number(dx)
+                w.key("dy"); w.number(dy)
+            case nil: break
+            }
+            if let mode { w.key("mode"); w.string(mode.rawValue) }
+            if let active { w.key("active"); w.bool(active) }
+            if let offset { w.key("offset"); writePoint(offset, into: &w) }
+        case let .drag(phase, x, y, body):
+            w.key("phase"); w.string(phase.rawValue)
+            if let x { w.key("x"); w.number(x) }
+            if let y { w.key("y"); w.number(y) }
+            if let body { w.key("body"); w.int(body) }
+        case let .snap(body, x, y, damping):
+            w.key("body"); w.int(body)
+            w.key("x"); w.number(x)
+            w.key("y"); w.number(y)
+            if let damping { w.key("damping"); w.number(damping) }
+        case let .unsnap(body):
+            w.key("body"); w.int(body)
+            w.key("active"); w.bool(false)
+        case let .set(body, patch):
+            w.key("body"); w.int(body)
+            writePatch(patch, into: &w)
+        case let .gravity(change):
+            writeGravity(change, into: &w)
+        case let .collision(mode):
+            w.key("mode"); w.string(mode.rawValue)
+        case let .spawn(shape, width, height, x, y, angle, vx, vy, patch):
+            w.key("shape"); w.string(shape.wireName)
+            if case let .polygon(points) = shape { w.key("points"); writePairs(points, into: &w) }
+            w.key("width"); w.number(width)
+            w.key("height"); w.number(height)
+            w.key("x"); w.number(x)
+            w.key("y"); w.number(y)
+            if let angle { w.key("angle"); w.number(angle) }
+            if let vx { w.key("vx"); w.number(vx) }
+            if let vy { w.key("vy"); w.number(vy) }
+            writePatch(patch, into: &w)
+        case let .remove(body):
+            w.key("body"); w.int(body)
+        case let .scene(name):
+            w.key("name"); w.string(name)
+        }
+    }
+
+    private static func writeGravity(_ change: GravityChange, into w: inout JSONWriter) {
+        switch change {
+        case let .vector(dx, dy, magnitude):
+            w.key("dx"); w.number(dx)
+            w.key("dy"); w.number(dy)
+            if let magnitude { w.key("magnitude"); w.number(magnitude) }
+        case let .angle(angle, magnitude):
+            w.key("angle"); w.number(angle)
+            if let magnitude { w.key("magnitude"); w.number(magnitude) }
+        case let .magnitude(magnitude):
+            w.key("magnitude"); w.number(magnitude)
+        }
+    }
+
+    /// Writes the set properties with their snake_case wire names.
+    static func writePatch(_ patch: PropertyPatch, into w: inout JSONWriter) {
+        if let value = patch.elasticity { w.key("elasticity"); w.number(value) }
+        if let value = patch.friction { w.key("friction"); w.number(value) }
+        if let value = patch.density { w.key("density"); w.number(value) }
+        if let value = patch.resistance { w.key("resistance"); w.number(value) }
+        if let value = patch.angularResistance { w.key("angular_resistance"); w.number(value) }
+        if let value = patch.allowsRotation { w.key("allows_rotation"); w.bool(value) }
+        if let value = patch.anchored { w.key("anchored"); w.bool(value) }
+        if let value = patch.color { w.key("color"); w.string(value) }
+    }
+
+    /// `{"x":..,"y":..}`
+    static func writePoint(_ point: Point, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("x"); w.number(point.x)
+        w.key("y"); w.number(point.y)
+        w.endObject()
+    }
+
+    /// `[[x,y],...]`
+    static func writePairs(_ points: [Point], into w: inout JSONWriter) {
+        w.beginArray()
+        for point in points {
+            w.beginArray()
+            w.number(point.x)
+            w.number(point.y)
+            w.endArray()
+        }
+        w.endArray()
+    }
+}

@@ -1,0 +1,109 @@
+/// One client -> server command of SPEC Part B, fully validated (types and ranges).
+public enum ClientCommand: Equatable, Sendable {
+    case hello(name: String?, token: String?, protocolVersion: Int?)
+    /// `t` is echoed in the `pong` as sent (any JSON value).
+    case ping(t: JSONValue?)
+    case tap(x: Double, y: Double, body: Int?, mode: PushMode)
+    /// `direction` is nil only when `mode`, `active` or `offset` is given (a change of those alone).
+    case push(body: Int, direction: PushDirection?, mode: PushMode?, active: Bool?, offset: Point?)
+    /// `begin` and `move` always carry x and y.
+    case drag(phase: DragPhase, x: Double?, y: Double?, body: Int?)
+    case snap(body: Int, x: Double, y: Double, damping: Double?)
+    /// Wire form: `{"type":"snap","body":3,"active":false}`.
+    case unsnap(body: Int)
+    /// The patch is never empty.
+    case set(body: Int, patch: PropertyPatch)
+    case gravity(GravityChange)
+    case collision(mode: CollisionModeName)
+    case spawn(shape: ShapeName, width: Double, height: Double, x: Double, y: Double,
+               angle: Double?, vx: Double?, vy: Double?, patch: PropertyPatch)
+    case remove(body: Int)
+    case scene(name: String)
+
+    /// The wire `type` of this command.
+    public var typeName: String {
+        switch self {
+        case .hello: return "hello"
+        case .ping: return "ping"
+        case .tap: return "tap"
+        case .push: return "push"
+        case .drag: return "drag"
+        case .snap, .unsnap: return "snap"
+        case .set: return "set"
+        case .gravity: return "gravity"
+        case .collision: return "collision"
+        case .spawn: return "spawn"
+        case .remove: return "remove"
+        case .scene: return "scene"
+        }
+    }
+}
+
+/// A decoded client line: the command and the optional `id` to echo.
+///
+/// `decode` never throws or traps on any input: every failure is a `ProtocolError` with the exact code of
+/// SPEC Part B and, when the line was an object with a valid `id`, that id. `encoded()` produces one line
+/// that `decode` maps back to an equal message.
+public struct ClientMessage: Equatable, Sendable {
+    public var id: MessageID?
+    public var command: ClientCommand
+
+    public init(id: MessageID? = nil, _ command: ClientCommand) {
+        self.id = id
+        self.command = command
+    }
+
+    public static func decode(_ line: UnsafeRawBufferPointer) -> Result<ClientMessage, ProtocolError> {
+        var scanner = JSONScanner(line, maxDepth: 32)
+        let root: JSONValue
+        do throws(ProtocolError) { root = try scanner.parseDocument() } catch { return .failure(error) }
+        guard case let .object(members) = root else {
+            return .failure(scanner.deferredError ?? ProtocolError(.badMessage, "a message must be a JSON object"))
+        }
+        let fields = FieldReader(members: members)
+        var id: MessageID?
+        if let raw = fields.value("id"), !scanner.topLevelIDUnusable {
+            switch raw {
+            case let .string(text): id = .string(text)
+            case .number: id = scanner.topLevelIDNumberText.map(MessageID.number)
+            default: return .failure(ProtocolError(.badMessage, "field \"id\" must be a string or a number, not \(raw.typeDescription)"))
+            }
+        }
+        if var deferred = scanner.deferredError {
+            deferred.id = id
+            return .failure(deferred)
+        }
+        do throws(ProtocolError) {
+            return .success(ClientMessage(id: id, try ClientCommandDecoder(fields: fields).decode()))
+        } catch {
+            var answered = error
+            answered.id = id
+            return .failure(answered)
+        }
+    }
+
+    public static func decode(_ line: [UInt8]) -> Result<ClientMessage, ProtocolError> {
+        line.withUnsafeBytes { decode($0) }
+    }
+
+    public static func decode(_ line: String) -> Result<ClientMessage, ProtocolError> {
+        var line = line
+        return line.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// One JSON line, `"\n"` included: `type` first, then `id`, then the command's fields.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writer.key("type")
+        writer.string(command.typeName)
+        if let id {
+            writer.key("id")
+            writer.id(id)
+        }
+        ClientCommandEncoder.writeFields(of: command, into: &writer)
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,86 @@
+/// Encodes the per-tick `snapshot` line once, for every client's write to share.
+///
+/// Guarantees: output is one line ending in `"\n"`, field order
+/// `type, tick, time, paused, clients, bodies[{id,x,y,angle,vx,vy,av}], drags[{client,name,body,x,y,offset{x,y}}]`;
+/// positions, velocities and drag points are rounded to 0.01, `angle`, `av` and `time` to 0.001, trailing
+/// zeros trimmed, integral values without `.0`, NaN and infinity written as `0`. Numbers are formatted with
+/// integer arithmetic into a scratch buffer sized for the worst case and reused between calls, so the only
+/// allocation per call is the returned array.
+public struct SnapshotEncoder {
+    private var scratch: [UInt8] = []
+
+    public init() {}
+
+    public mutating func encode(tick: UInt64, time: Double, paused: Bool, clients: Int,
+                                bodies: UnsafeBufferPointer<BodyState>, drags: [DragInfo]) -> [UInt8] {
+        let bound = SnapshotEncoder.worstCaseBytes(bodies: bodies.count, drags: drags)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
+        return scratch.withUnsafeMutableBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return [] }
+            var cursor = ByteCursor(start)
+            SnapshotEncoder.write(tick: tick, time: time, paused: paused, clients: clients, bodies: bodies, drags: drags,
+                                  into: &cursor)
+            cursor.byte(UInt8(ascii: "\n"))
+            return Array(UnsafeBufferPointer(start: start, count: cursor.position - start))
+        }
+    }
+
+    /// An upper bound of the line's length: every number at its longest, every name byte escaped.
+    private static func worstCaseBytes(bodies: Int, drags: [DragInfo]) -> Int {
+        let number = ByteCursor.maxNumberBytes
+        let perBody = 46 + 7 * number
+        let perDrag = 64 + 6 * number
+        let names = drags.reduce(0) { $0 + 6 * $1.name.utf8.count + 2 }
+        return 128 + 4 * number + bodies * perBody + drags.count * perDrag + names
+    }
+
+    private static func write(tick: UInt64, time: Double, paused: Bool, clients: Int,
+                              bodies: UnsafeBufferPointer<BodyState>, drags: [DragInfo], into w: inout ByteCursor) {
+        w.raw("{\"type\":\"snapshot\",\"tick\":")
+        w.digits(tick)
+        w.raw(",\"time\":")
+        w.rounded(time, decimals: 3)
+        w.raw(paused ? ",\"paused\":true,\"clients\":" : ",\"paused\":false,\"clients\":")
+        w.signed(clients)
+        w.raw(",\"bodies\":[")
+        for index in bodies.indices {
+            let body = bodies[index]
+            if index > 0 { w.byte(UInt8(ascii: ",")) }
+            w.raw("{\"id\":")
+            w.signed(body.id)
+            w.raw(",\"x\":")
+            w.rounded(body.x, decimals: 2)
+            w.raw(",\"y\":")
+            w.rounded(body.y, decimals: 2)
+            w.raw(",\"angle\":")
+            w.rounded(body.angle, decimals: 3)
+            w.raw(",\"vx\":")
+            w.rounded(body.vx, decimals: 2)
+            w.raw(",\"vy\":")
+            w.rounded(body.vy, decimals: 2)
+            w.raw(",\"av\":")
+            w.rounded(body.av, decimals: 3)
+            w.byte(UInt8(ascii: "}"))
+        }
+        w.raw("],\"drags\":[")
+        for (index, drag) in drags.enumerated() {
+            if index > 0 { w.byte(UInt8(ascii: ",")) }
+            w.raw("{\"client\":")
+            w.signed(drag.client)
+            w.raw(",\"name\":")
+            w.quoted(drag.name)
+            w.raw(",\"body\":")
+            w.signed(drag.body)
+            w.raw(",\"x\":")
+            w.rounded(drag.x, decimals: 2)
+            w.raw(",\"y\":")
+            w.rounded(drag.y, decimals: 2)
+            w.raw(",\"offset\":{\"x\":")
+            w.rounded(drag.offset.x, decimals: 2)
+            w.raw(",\"y\":")
+            w.rounded(drag.offset.y, decimals: 2)
+            w.raw("}}")
+        }
+        w.raw("]}")
+    }
+}
