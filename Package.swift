@@ -58,6 +58,8 @@ let package = Package(
         ),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
         .testTarget(name: "NetProtocolTests", dependencies: ["NetProtocol", "CLibUV"]),
+        .testTarget(name: "DynServerTests", dependencies: ["dynserver", "Dynamics", "NetProtocol"]),
+        .testTarget(name: "DynClientTests", dependencies: ["dynclient", "NetProtocol"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NetProtocol", "CLibUV"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,4 @@
+import Testing
+@testable import dynserver
+
+@Test func placeholder() { #expect(1 + 1 == 2) }
