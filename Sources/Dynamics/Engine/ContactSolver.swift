@@ -70,7 +70,20 @@ func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Unsaf
             p.maxNormalImpulse = 0
         }
         prep(&contacts[k].p0)
-        if contacts[k].pointCount > 1 { prep(&contacts[k].p1) }
+        contacts[k].block = false
+        if contacts[k].pointCount > 1 {
+            prep(&contacts[k].p1)
+            let r1A = contacts[k].p0.anchorA.cross(n), r1B = contacts[k].p0.anchorB.cross(n)
+            let r2A = contacts[k].p1.anchorA.cross(n), r2B = contacts[k].p1.anchorB.cross(n)
+            let k11 = mA + mB + iA * r1A * r1A + iB * r1B * r1B
+            let k22 = mA + mB + iA * r2A * r2A + iB * r2B * r2B
+            let k12 = mA + mB + iA * r1A * r2A + iB * r1B * r2B
+            contacts[k].k11 = k11
+            contacts[k].k12 = k12
+            contacts[k].k22 = k22
+            // Box2D 2.4's condition-number guard: fall back to sequential points when nearly singular.
+            contacts[k].block = k11 * k11 < 1000 * (k11 * k22 - k12 * k12)
+        }
     }
 }
 
@@ -135,8 +148,16 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
             vB = vB + P * mB
             wB += iB * rB.cross(P)
         }
-        normalPart(&contacts[k].p0)
-        if pointCount > 1 { normalPart(&contacts[k].p1) }
+        if contacts[k].block && !useBias {
+            blockSolveRigid(&contacts[k], qA, qB, dp, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
+        } else if contacts[k].block && speculative(contacts[k], qA, qB, dp) {
+            // Both points still apart: a rigid speculative constraint, solved exactly for both points so that
+            // a fast item arrives flat instead of being spun by point-by-point corrections.
+            blockSolveRigid(&contacts[k], qA, qB, dp, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
+        } else {
+            normalPart(&contacts[k].p0)
+            if pointCount > 1 { normalPart(&contacts[k].p1) }
+        }
         let friction = contacts[k].friction
         @inline(__always) func frictionPart(_ p: inout ContactPoint) {
             let rA = p.anchorA, rB = p.anchorB
@@ -194,4 +215,53 @@ func applyRestitution(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Unsa
     }
     s[dummy].v = .zero
     s[dummy].w = 0
+}
+
+@inline(__always)
+private func currentSeparation(_ p: ContactPoint, _ n: Vec2, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Double {
+    (dp + qB.rotate(p.anchorB) - qA.rotate(p.anchorA)).dot(n) + p.adjustedSeparation
+}
+
+@inline(__always)
+private func speculative(_ c: Contact, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Bool {
+    currentSeparation(c.p0, c.normal, qA, qB, dp) > 0 && currentSeparation(c.p1, c.normal, qA, qB, dp) > 0
+}
+
+/// Rigid solve of both normal points at once: the 2×2 LCP of Box2D 2.4's block solver (target: relative
+/// normal velocity ≥ −separation/h, i.e. ≥ 0 once touching).
+@inline(__always)
+private func blockSolveRigid(_ c: inout Contact, _ qA: Rot, _ qB: Rot, _ dp: Vec2, _ invH: Double,
+                             _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double,
+                             _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double) {
+    let n = c.normal
+    let s1 = currentSeparation(c.p0, n, qA, qB, dp), s2 = currentSeparation(c.p1, n, qA, qB, dp)
+    let r1A = c.p0.anchorA, r1B = c.p0.anchorB, r2A = c.p1.anchorA, r2B = c.p1.anchorB
+    let vn1 = (vB + crossSV(wB, r1B) - vA - crossSV(wA, r1A)).dot(n)
+    let vn2 = (vB + crossSV(wB, r2B) - vA - crossSV(wA, r2A)).dot(n)
+    let a1 = c.p0.normalImpulse, a2 = c.p1.normalImpulse
+    let k11 = c.k11, k12 = c.k12, k22 = c.k22
+    // w = K x + b ≥ 0, x ≥ 0, w·x = 0, where b is the velocity error without the accumulated impulse a.
+    let b1 = vn1 + max(s1, 0) * invH - (k11 * a1 + k12 * a2)
+    let b2 = vn2 + max(s2, 0) * invH - (k12 * a1 + k22 * a2)
+    var x1 = 0.0, x2 = 0.0
+    let det = k11 * k22 - k12 * k12
+    let both1 = -(k22 * b1 - k12 * b2) / det, both2 = -(k11 * b2 - k12 * b1) / det
+    if both1 >= 0 && both2 >= 0 {
+        x1 = both1
+        x2 = both2
+    } else if -b1 / k11 >= 0 && k12 * (-b1 / k11) + b2 >= 0 {
+        x1 = -b1 / k11
+    } else if -b2 / k22 >= 0 && k12 * (-b2 / k22) + b1 >= 0 {
+        x2 = -b2 / k22
+    }
+    let d1 = x1 - a1, d2 = x2 - a2
+    c.p0.normalImpulse = x1
+    c.p1.normalImpulse = x2
+    c.p0.maxNormalImpulse = max(c.p0.maxNormalImpulse, d1)
+    c.p1.maxNormalImpulse = max(c.p1.maxNormalImpulse, d2)
+    let P1 = n * d1, P2 = n * d2
+    vA = vA - (P1 + P2) * mA
+    wA -= iA * (r1A.cross(P1) + r2A.cross(P2))
+    vB = vB + (P1 + P2) * mB
+    wB += iB * (r1B.cross(P1) + r2B.cross(P2))
 }
