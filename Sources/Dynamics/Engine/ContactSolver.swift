@@ -123,9 +123,10 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
         let n = contacts[k].normal, t = tangentOf(n)
         let soft = contacts[k].againstStatic ? ctx.staticSoft : ctx.soft
         let pointCount = contacts[k].pointCount
-        @inline(__always) func normalPart(_ p: inout ContactPoint) {
-            let prA = qA.rotate(p.anchorA), prB = qB.rotate(p.anchorB)
-            let sep = (dp + prB - prA).dot(n) + p.adjustedSeparation
+        // Positions do not change during a velocity pass, so each point's separation is computed once.
+        let sep0 = currentSeparation(contacts[k].p0, n, qA, qB, dp)
+        let sep1 = pointCount > 1 ? currentSeparation(contacts[k].p1, n, qA, qB, dp) : 0
+        @inline(__always) func normalPart(_ p: inout ContactPoint, _ sep: Double) {
             var bias = 0.0, massScale = 1.0, impulseScale = 0.0
             if sep > 0 {
                 bias = sep * invH
@@ -148,15 +149,13 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
             vB = vB + P * mB
             wB += iB * rB.cross(P)
         }
-        if contacts[k].block && !useBias {
-            blockSolveRigid(&contacts[k], qA, qB, dp, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
-        } else if contacts[k].block && speculative(contacts[k], qA, qB, dp) {
-            // Both points still apart: a rigid speculative constraint, solved exactly for both points so that
-            // a fast item arrives flat instead of being spun by point-by-point corrections.
-            blockSolveRigid(&contacts[k], qA, qB, dp, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
+        // Relax passes, and speculative contacts whose two points are both still apart, are rigid: solve both
+        // points exactly at once so that a fast item arrives flat instead of being spun point by point.
+        if contacts[k].block && (!useBias || (sep0 > 0 && sep1 > 0)) {
+            blockSolveRigid(&contacts[k], sep0, sep1, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
         } else {
-            normalPart(&contacts[k].p0)
-            if pointCount > 1 { normalPart(&contacts[k].p1) }
+            normalPart(&contacts[k].p0, sep0)
+            if pointCount > 1 { normalPart(&contacts[k].p1, sep1) }
         }
         let friction = contacts[k].friction
         @inline(__always) func frictionPart(_ p: inout ContactPoint) {
@@ -222,19 +221,13 @@ private func currentSeparation(_ p: ContactPoint, _ n: Vec2, _ qA: Rot, _ qB: Ro
     (dp + qB.rotate(p.anchorB) - qA.rotate(p.anchorA)).dot(n) + p.adjustedSeparation
 }
 
-@inline(__always)
-private func speculative(_ c: Contact, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Bool {
-    currentSeparation(c.p0, c.normal, qA, qB, dp) > 0 && currentSeparation(c.p1, c.normal, qA, qB, dp) > 0
-}
-
 /// Rigid solve of both normal points at once: the 2×2 LCP of Box2D 2.4's block solver (target: relative
 /// normal velocity ≥ −separation/h, i.e. ≥ 0 once touching).
 @inline(__always)
-private func blockSolveRigid(_ c: inout Contact, _ qA: Rot, _ qB: Rot, _ dp: Vec2, _ invH: Double,
+private func blockSolveRigid(_ c: inout Contact, _ s1: Double, _ s2: Double, _ invH: Double,
                              _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double,
                              _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double) {
     let n = c.normal
-    let s1 = currentSeparation(c.p0, n, qA, qB, dp), s2 = currentSeparation(c.p1, n, qA, qB, dp)
     let r1A = c.p0.anchorA, r1B = c.p0.anchorB, r2A = c.p1.anchorA, r2B = c.p1.anchorB
     let vn1 = (vB + crossSV(wB, r1B) - vA - crossSV(wA, r1A)).dot(n)
     let vn2 = (vB + crossSV(wB, r2B) - vA - crossSV(wA, r2A)).dot(n)
