@@ -10,7 +10,7 @@ enum Tuning {
     static let maxAcceleration = 1e9
     static let maxRotationPerSubstep = 0.25 * Double.pi
     /// Contact softness: stiffness (capped at a quarter of the sub-step rate), damping ratio, push-out speed.
-    static let contactHertzCap = 60.0
+    static let contactHertzCap = 45.0
     static let contactDampingRatio = 10.0
     static let contactPushMaxVelocity = 300.0
     /// Softness of rigid joints.

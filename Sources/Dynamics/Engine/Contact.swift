@@ -34,6 +34,11 @@ struct Contact {
     /// Solver flags for the current step: solved at all, and whether one side cannot move.
     var active = false
     var againstStatic = false
+    /// Two-point effective-mass matrix [k11 k12; k12 k22] for the block solver; `block` when well conditioned.
+    var k11 = 0.0
+    var k12 = 0.0
+    var k22 = 0.0
+    var block = false
 
     var minSeparation: Double {
         pointCount == 0 ? .infinity : (pointCount == 1 ? p0.baseSeparation : min(p0.baseSeparation, p1.baseSeparation))

@@ -70,7 +70,20 @@ func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Unsaf
             p.maxNormalImpulse = 0
         }
         prep(&contacts[k].p0)
-        if contacts[k].pointCount > 1 { prep(&contacts[k].p1) }
+        contacts[k].block = false
+        if contacts[k].pointCount > 1 {
+            prep(&contacts[k].p1)
+            let r1A = contacts[k].p0.anchorA.cross(n), r1B = contacts[k].p0.anchorB.cross(n)
+            let r2A = contacts[k].p1.anchorA.cross(n), r2B = contacts[k].p1.anchorB.cross(n)
+            let k11 = mA + mB + iA * r1A * r1A + iB * r1B * r1B
+            let k22 = mA + mB + iA * r2A * r2A + iB * r2B * r2B
+            let k12 = mA + mB + iA * r1A * r2A + iB * r1B * r2B
+            contacts[k].k11 = k11
+            contacts[k].k12 = k12
+            contacts[k].k22 = k22
+            // Box2D 2.4's condition-number guard: fall back to sequential points when nearly singular.
+            contacts[k].block = k11 * k11 < 1000 * (k11 * k22 - k12 * k12)
+        }
     }
 }
 
@@ -110,9 +123,10 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
         let n = contacts[k].normal, t = tangentOf(n)
         let soft = contacts[k].againstStatic ? ctx.staticSoft : ctx.soft
         let pointCount = contacts[k].pointCount
-        @inline(__always) func normalPart(_ p: inout ContactPoint) {
-            let prA = qA.rotate(p.anchorA), prB = qB.rotate(p.anchorB)
-            let sep = (dp + prB - prA).dot(n) + p.adjustedSeparation
+        // Positions do not change during a velocity pass, so each point's separation is computed once.
+        let sep0 = currentSeparation(contacts[k].p0, n, qA, qB, dp)
+        let sep1 = pointCount > 1 ? currentSeparation(contacts[k].p1, n, qA, qB, dp) : 0
+        @inline(__always) func normalPart(_ p: inout ContactPoint, _ sep: Double) {
             var bias = 0.0, massScale = 1.0, impulseScale = 0.0
             if sep > 0 {
                 bias = sep * invH
@@ -135,8 +149,14 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
             vB = vB + P * mB
             wB += iB * rB.cross(P)
         }
-        normalPart(&contacts[k].p0)
-        if pointCount > 1 { normalPart(&contacts[k].p1) }
+        // Relax passes, and speculative contacts whose two points are both still apart, are rigid: solve both
+        // points exactly at once so that a fast item arrives flat instead of being spun point by point.
+        if contacts[k].block && (!useBias || (sep0 > 0 && sep1 > 0)) {
+            blockSolveRigid(&contacts[k], sep0, sep1, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
+        } else {
+            normalPart(&contacts[k].p0, sep0)
+            if pointCount > 1 { normalPart(&contacts[k].p1, sep1) }
+        }
         let friction = contacts[k].friction
         @inline(__always) func frictionPart(_ p: inout ContactPoint) {
             let rA = p.anchorA, rB = p.anchorB
@@ -194,4 +214,47 @@ func applyRestitution(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Unsa
     }
     s[dummy].v = .zero
     s[dummy].w = 0
+}
+
+@inline(__always)
+private func currentSeparation(_ p: ContactPoint, _ n: Vec2, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Double {
+    (dp + qB.rotate(p.anchorB) - qA.rotate(p.anchorA)).dot(n) + p.adjustedSeparation
+}
+
+/// Rigid solve of both normal points at once: the 2×2 LCP of Box2D 2.4's block solver (target: relative
+/// normal velocity ≥ −separation/h, i.e. ≥ 0 once touching).
+@inline(__always)
+private func blockSolveRigid(_ c: inout Contact, _ s1: Double, _ s2: Double, _ invH: Double,
+                             _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double,
+                             _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double) {
+    let n = c.normal
+    let r1A = c.p0.anchorA, r1B = c.p0.anchorB, r2A = c.p1.anchorA, r2B = c.p1.anchorB
+    let vn1 = (vB + crossSV(wB, r1B) - vA - crossSV(wA, r1A)).dot(n)
+    let vn2 = (vB + crossSV(wB, r2B) - vA - crossSV(wA, r2A)).dot(n)
+    let a1 = c.p0.normalImpulse, a2 = c.p1.normalImpulse
+    let k11 = c.k11, k12 = c.k12, k22 = c.k22
+    // w = K x + b ≥ 0, x ≥ 0, w·x = 0, where b is the velocity error without the accumulated impulse a.
+    let b1 = vn1 + max(s1, 0) * invH - (k11 * a1 + k12 * a2)
+    let b2 = vn2 + max(s2, 0) * invH - (k12 * a1 + k22 * a2)
+    var x1 = 0.0, x2 = 0.0
+    let det = k11 * k22 - k12 * k12
+    let both1 = -(k22 * b1 - k12 * b2) / det, both2 = -(k11 * b2 - k12 * b1) / det
+    if both1 >= 0 && both2 >= 0 {
+        x1 = both1
+        x2 = both2
+    } else if -b1 / k11 >= 0 && k12 * (-b1 / k11) + b2 >= 0 {
+        x1 = -b1 / k11
+    } else if -b2 / k22 >= 0 && k12 * (-b2 / k22) + b1 >= 0 {
+        x2 = -b2 / k22
+    }
+    let d1 = x1 - a1, d2 = x2 - a2
+    c.p0.normalImpulse = x1
+    c.p1.normalImpulse = x2
+    c.p0.maxNormalImpulse = max(c.p0.maxNormalImpulse, d1)
+    c.p1.maxNormalImpulse = max(c.p1.maxNormalImpulse, d2)
+    let P1 = n * d1, P2 = n * d2
+    vA = vA - (P1 + P2) * mA
+    wA -= iA * (r1A.cross(P1) + r2A.cross(P2))
+    vB = vB + (P1 + P2) * mB
+    wB += iB * (r1B.cross(P1) + r2B.cross(P2))
 }

@@ -135,13 +135,26 @@ extension World {
         contacts.append(c)
     }
 
+    /// Carries impulses over from the previous step: by feature id, or else (when the reference face flipped
+    /// between the two shapes) from the old point at the same place.
     @inline(__always) private func warmStart(_ p: inout ContactPoint, from o: Contact) {
+        var source: ContactPoint?
         if o.pointCount > 0 && o.p0.id == p.id {
-            p.normalImpulse = o.p0.normalImpulse
-            p.tangentImpulse = o.p0.tangentImpulse
+            source = o.p0
         } else if o.pointCount > 1 && o.p1.id == p.id {
-            p.normalImpulse = o.p1.normalImpulse
-            p.tangentImpulse = o.p1.tangentImpulse
+            source = o.p1
+        } else {
+            let tolerance = 2 * Tuning.linearSlop
+            var best = tolerance * tolerance
+            for k in 0..<Int(o.pointCount) {
+                let q = k == 0 ? o.p0 : o.p1
+                let d = (q.anchorA - p.anchorA).lengthSquared
+                if d < best { best = d; source = q }
+            }
+        }
+        if let q = source {
+            p.normalImpulse = q.normalImpulse
+            p.tangentImpulse = q.tangentImpulse
         }
     }
 }
