@@ -1,5 +1,6 @@
 import Foundation
 import NetProtocol
+import Testing
 
 /// Protocol-level conveniences over `LineClient`: the join sequence, request/answer pairs matched by `id`,
 /// and typed waits for scenes and snapshots. Every wait is bounded and returns nil when nothing matched.
@@ -49,6 +50,13 @@ extension LineClient {
         return scene
     }
 
+    /// The first `scene` read after the client had read `count` scenes: the one already read if a wait
+    /// skipped over it (the server sends a change's `scene` before its `ack`), else the next one.
+    func scene(after count: Int, timeout: Double = 5) -> SceneInfo? {
+        if sceneCount > count { return lastScene }
+        return nextScene(timeout: timeout)
+    }
+
     /// The next `snapshot` that satisfies `predicate`.
     func nextSnapshot(timeout: Double = 5, where predicate: (Snapshot) -> Bool = { _ in true }) -> Snapshot? {
         let found = waitFor(timeout: timeout) { message in
@@ -81,4 +89,30 @@ extension Snapshot {
 extension Array where Element == (String, JSONValue) {
     /// The numeric result field `name` of an `ack`.
     func number(_ name: String) -> Double? { first { $0.0 == name }?.1.number }
+}
+
+extension LineClient {
+    /// Sends one raw JSON line that carries `id` and returns the answer echoing it.
+    func request(_ line: String, id: MessageID, timeout: Double = 10) throws -> ServerMessage? {
+        try send(line)
+        return answer(to: id, timeout: timeout)
+    }
+
+    /// Sends one raw JSON line carrying the numeric `id` and returns the ack's fields (nil for anything else).
+    func ack(_ line: String, id: Int, timeout: Double = 10) throws -> [(String, JSONValue)]? {
+        guard case let .ack(_, fields)? = try request(line, id: .int(id), timeout: timeout) else { return nil }
+        return fields
+    }
+
+    /// Sends one raw JSON line carrying `id` and returns the error answering it (nil for anything else).
+    func error(_ line: String, id: MessageID, timeout: Double = 10) throws -> ProtocolError? {
+        guard case let .error(error)? = try request(line, id: id, timeout: timeout) else { return nil }
+        return error
+    }
+
+    /// Snapshots taken after everything this client sent so far, collected for `seconds`.
+    func snapshotsAfterNow(for seconds: Double) throws -> [Snapshot] {
+        let tick = try #require(try currentTick())
+        return snapshots(for: seconds).filter { $0.tick > tick }
+    }
 }

@@ -17,6 +17,10 @@ final class LineClient {
     private var start = 0
     /// True once the server closed the connection (read returned 0 or an error).
     private(set) var isClosedByPeer = false
+    /// The newest `scene` this client has read, also when a wait skipped over it.
+    private(set) var lastScene: SceneInfo?
+    /// How many `scene` messages this client has read so far.
+    private(set) var sceneCount = 0
 
     /// Connects to `127.0.0.1:port`. `receiveBufferBytes` shrinks the kernel receive buffer (set before
     /// connecting, so the window is small from the first byte) to make a client that never reads stall early.
@@ -94,7 +98,13 @@ final class LineClient {
     func next(timeout: Double = 5) -> ServerMessage? {
         let deadline = Date().addingTimeInterval(timeout)
         while let line = nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            if let message = ServerMessage.decode(line) { return message }
+            if let message = ServerMessage.decode(line) {
+                if case let .scene(scene) = message {
+                    lastScene = scene
+                    sceneCount += 1
+                }
+                return message
+            }
             Issue.record("undecodable server line: \(line.prefix(300))")
         }
         return nil
