@@ -52,6 +52,13 @@ struct DynServerCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)   // a peer that vanished mid-write must not kill the server
+        // posix_spawn keeps the parent's signal mask, and some parents (Swift's concurrency threads, e.g. a test
+        // runner) block nearly every signal: libuv's watchers never see a blocked SIGINT/SIGTERM.
+        var shutdownSignals = sigset_t()
+        sigemptyset(&shutdownSignals)
+        sigaddset(&shutdownSignals, SIGINT)
+        sigaddset(&shutdownSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &shutdownSignals, nil)
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
