@@ -1,0 +1,142 @@
+import NetProtocol
+
+/// A braille drawing surface: 2 x 4 dots per terminal cell, one colour per cell.
+///
+/// Guarantees: a dot is set when its centre (x + 0.5, y + 0.5) lies inside a filled shape, so shapes cover
+/// the same dots whatever their position within a cell; everything outside the canvas is clipped (any
+/// coordinate, NaN and infinities included, is safe); a cell's colour is the colour of the last shape that
+/// set one of its dots; `draw(into:)` writes U+2800 + the cell's dot bits for every cell with a dot.
+struct BrailleCanvas {
+    let columns: Int
+    let rows: Int
+    private(set) var dots: [UInt8]
+    private(set) var colors: [RGB?]
+
+    init(columns: Int, rows: Int) {
+        self.columns = max(columns, 0)
+        self.rows = max(rows, 0)
+        dots = Array(repeating: 0, count: self.columns * self.rows)
+        colors = Array(repeating: nil, count: self.columns * self.rows)
+    }
+
+    var dotColumns: Int { columns * 2 }
+    var dotRows: Int { rows * 4 }
+
+    /// Braille bit of the dot at (x % 2, y % 4), per Unicode's numbering (dots 1-3 and 7 on the left).
+    private static let bits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+
+    mutating func set(dotX x: Int, dotY y: Int, color: RGB?) {
+        guard x >= 0, y >= 0, x < dotColumns, y < dotRows else { return }
+        let index = (y / 4) * columns + x / 2
+        dots[index] |= Self.bits[x & 1][y & 3]
+        colors[index] = color
+    }
+
+    func isSet(dotX x: Int, dotY y: Int) -> Bool {
+        guard x >= 0, y >= 0, x < dotColumns, y < dotRows else { return false }
+        return dots[(y / 4) * columns + x / 2] & Self.bits[x & 1][y & 3] != 0
+    }
+
+    /// Number of dots set (tests).
+    var dotCount: Int { dots.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// Fills a convex polygon given in dot coordinates (vertices in either winding).
+    mutating func fillConvexPolygon(_ vertices: [(x: Double, y: Double)], color: RGB?) {
+        guard vertices.count >= 3, vertices.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return }
+        let top = Self.index(vertices.map(\.y).min()! - 0.5, .up, limit: dotRows)
+        let bottom = Self.index(vertices.map(\.y).max()! - 0.5, .down, limit: dotRows)
+        guard top <= bottom, top < dotRows, bottom >= 0 else { return }
+        for y in top...bottom {
+            let centreY = Double(y) + 0.5
+            var low = Double.infinity
+            var high = -Double.infinity
+            for index in vertices.indices {
+                let a = vertices[index]
+                let b = vertices[(index + 1) % vertices.count]
+                guard (a.y <= centreY && b.y > centreY) || (b.y <= centreY && a.y > centreY) else { continue }
+                let x = a.x + (centreY - a.y) / (b.y - a.y) * (b.x - a.x)
+                low = min(low, x)
+                high = max(high, x)
+            }
+            guard low <= high else { continue }
+            fillSpan(y: y, from: low, to: high, color: color)
+        }
+    }
+
+    /// Fills a circle given in dot coordinates (dots are square when the viewport's cell aspect is 2).
+    mutating func fillCircle(centerX: Double, centerY: Double, radius: Double, color: RGB?) {
+        guard centerX.isFinite, centerY.isFinite, radius.isFinite, radius > 0 else { return }
+        let top = Self.index(centerY - radius - 0.5, .up, limit: dotRows)
+        let bottom = Self.index(centerY + radius - 0.5, .down, limit: dotRows)
+        guard top <= bottom, top < dotRows, bottom >= 0 else { return }
+        for y in top...bottom {
+            let dy = Double(y) + 0.5 - centerY
+            let half = (radius * radius - dy * dy).squareRoot()
+            guard half.isFinite else { continue }
+            fillSpan(y: y, from: centerX - half, to: centerX + half, color: color)
+        }
+    }
+
+    /// A dot index from a coordinate, clamped to -1...limit so that no finite value can overflow `Int`.
+    private static func index(_ value: Double, _ rule: FloatingPointRoundingRule, limit: Int) -> Int {
+        Int(min(max(value.rounded(rule), -1), Double(limit)))
+    }
+
+    /// Sets the dots whose centres lie in [from, to] on row y.
+    private mutating func fillSpan(y: Int, from: Double, to: Double, color: RGB?) {
+        let first = Self.index(from - 0.5, .up, limit: dotColumns)
+        let last = Self.index(to - 0.5, .down, limit: dotColumns)
+        guard first <= last, first < dotColumns, last >= 0 else { return }
+        for x in first...last { set(dotX: x, dotY: y, color: color) }
+    }
+
+    /// Draws a line between two dot positions (both ends included), one dot per step along the longer axis.
+    mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: RGB?) {
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
+        // Clip far-away ends so a line to a point a million dots away costs no more than the canvas size.
+        let limit = Double(max(dotColumns, dotRows)) * 4 + 16
+        guard let (p, q) = Self.clip(a, b, to: limit) else { return }
+        let dx = q.x - p.x
+        let dy = q.y - p.y
+        let steps = Int(max(abs(dx), abs(dy)).rounded(.up))
+        if steps == 0 {
+            set(dotX: Int(p.x.rounded(.down)), dotY: Int(p.y.rounded(.down)), color: color)
+            return
+        }
+        for step in 0...steps {
+            let t = Double(step) / Double(steps)
+            set(dotX: Int((p.x + dx * t).rounded(.down)), dotY: Int((p.y + dy * t).rounded(.down)), color: color)
+        }
+    }
+
+    /// Liang-Barsky clipping of a segment to the square [-limit, limit]^2.
+    private static func clip(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double),
+                             to limit: Double) -> ((x: Double, y: Double), (x: Double, y: Double))? {
+        var t0 = 0.0
+        var t1 = 1.0
+        let dx = b.x - a.x
+        let dy = b.y - a.y
+        for (p, q) in [(-dx, a.x + limit), (dx, limit - a.x), (-dy, a.y + limit), (dy, limit - a.y)] {
+            if p == 0 {
+                if q < 0 { return nil }
+                continue
+            }
+            let r = q / p
+            if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+            if t0 > t1 { return nil }
+        }
+        return ((a.x + t0 * dx, a.y + t0 * dy), (a.x + t1 * dx, a.y + t1 * dy))
+    }
+
+    /// Copies every cell with at least one dot into `frame`, offset by the area's origin.
+    func draw(into frame: inout ScreenFrame, originColumn: Int, originRow: Int, bold: Bool = false) {
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let index = row * columns + column
+                guard dots[index] != 0, let scalar = Unicode.Scalar(0x2800 + UInt32(dots[index])) else { continue }
+                frame[originColumn + column, originRow + row] =
+                    Cell(scalar: scalar, style: CellStyle(foreground: colors[index], bold: bold))
+            }
+        }
+    }
+}
