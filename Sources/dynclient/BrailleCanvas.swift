@@ -90,22 +90,34 @@ struct BrailleCanvas {
         for x in first...last { set(dotX: x, dotY: y, color: color) }
     }
 
-    /// Draws a line between two dot positions (both ends included), one dot per step along the longer axis.
+    /// Draws a line between two dot positions (both ends included) with Bresenham's algorithm on the dots
+    /// that contain the ends, so consecutive dots always touch and a straight edge has no gaps.
     mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: RGB?) {
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
         // Clip far-away ends so a line to a point a million dots away costs no more than the canvas size.
         let limit = Double(max(dotColumns, dotRows)) * 4 + 16
         guard let (p, q) = Self.clip(a, b, to: limit) else { return }
-        let dx = q.x - p.x
-        let dy = q.y - p.y
-        let steps = Int(max(abs(dx), abs(dy)).rounded(.up))
-        if steps == 0 {
-            set(dotX: Int(p.x.rounded(.down)), dotY: Int(p.y.rounded(.down)), color: color)
-            return
-        }
-        for step in 0...steps {
-            let t = Double(step) / Double(steps)
-            set(dotX: Int((p.x + dx * t).rounded(.down)), dotY: Int((p.y + dy * t).rounded(.down)), color: color)
+        var x = Int(p.x.rounded(.down))
+        var y = Int(p.y.rounded(.down))
+        let endX = Int(q.x.rounded(.down))
+        let endY = Int(q.y.rounded(.down))
+        let dx = abs(endX - x)
+        let dy = -abs(endY - y)
+        let stepX = x < endX ? 1 : -1
+        let stepY = y < endY ? 1 : -1
+        var error = dx + dy
+        while true {
+            set(dotX: x, dotY: y, color: color)
+            if x == endX && y == endY { break }
+            let doubled = 2 * error
+            if doubled >= dy {
+                error += dy
+                x += stepX
+            }
+            if doubled <= dx {
+                error += dx
+                y += stepY
+            }
         }
     }
 

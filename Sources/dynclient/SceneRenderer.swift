@@ -44,10 +44,7 @@ enum SceneRenderer {
     private static func drawWorld(world: WorldModel, poses: [Int: Pose], selected: Int?, viewport: Viewport,
                                   into frame: inout ScreenFrame) {
         var canvas = BrailleCanvas(columns: viewport.columns, rows: viewport.rows)
-        let width = viewport.worldWidth
-        let height = viewport.worldHeight
-        polyline([Point(0, 0), Point(width, 0), Point(width, height), Point(0, height)], closed: true,
-                 color: boundaryColor, viewport: viewport, canvas: &canvas)
+        drawBounds(viewport: viewport, canvas: &canvas)
         for boundary in world.scene?.boundaries ?? [] {
             polyline(boundary.points, closed: boundary.closed, color: boundaryColor, viewport: viewport, canvas: &canvas)
         }
@@ -86,6 +83,23 @@ enum SceneRenderer {
             let clampedRow = min(max(row, viewport.originRow), viewport.originRow + viewport.rows - 1)
             frame.put(String(name.prefix(24)), column: min(max(column + 1, 0), frame.columns - 1), row: clampedRow,
                       style: CellStyle(foreground: dragColor, bold: true))
+        }
+    }
+
+    /// The world's reference bounds on the outermost dots whose centres lie inside the world (the far
+    /// edges map exactly onto the canvas edge, which is outside the last dot).
+    private static func drawBounds(viewport: Viewport, canvas: inout BrailleCanvas) {
+        let topLeft = viewport.dot(for: Point(0, 0))
+        let bottomRight = viewport.dot(for: Point(viewport.worldWidth, viewport.worldHeight))
+        let left = (topLeft.x - 0.5).rounded(.up)
+        let top = (topLeft.y - 0.5).rounded(.up)
+        let right = (bottomRight.x - 0.5).rounded(.down)
+        let bottom = (bottomRight.y - 0.5).rounded(.down)
+        let corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+        for index in corners.indices {
+            let (x0, y0) = corners[index]
+            let (x1, y1) = corners[(index + 1) % corners.count]
+            canvas.line(from: (x0 + 0.5, y0 + 0.5), to: (x1 + 0.5, y1 + 0.5), color: boundaryColor)
         }
     }
 

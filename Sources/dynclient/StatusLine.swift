@@ -2,8 +2,8 @@
 enum ConnectionStatus: Equatable, Sendable {
     case connecting
     case connected
-    /// The server went away; the next attempt is in `inMs` milliseconds.
-    case reconnecting(inMs: UInt64, attempt: Int)
+    /// The server went away (`reason`); the next attempt is in `inMs` milliseconds.
+    case reconnecting(inMs: UInt64, attempt: Int, reason: String)
 }
 
 /// Everything the status line shows.
@@ -26,16 +26,17 @@ struct StatusInfo: Equatable, Sendable {
 /// Formats the status line.
 ///
 /// Guarantees: the fields appear in a fixed order (address, client id, tick, snapshot rate, ping, items,
-/// clients, running/paused, selection) separated by ` | `, unknown values as `-`; a message follows the
-/// fields; the result is exactly `width` characters (cut or padded with spaces).
+/// clients, running/paused, selection) separated by ` | `, unknown values as `-`; the latest message (or
+/// the `? help` hint) ends the line and is kept whole by cutting the fields first; the result is exactly
+/// `width` characters (cut or padded with spaces).
 enum StatusLine {
     static func text(_ info: StatusInfo, width: Int) -> String {
         var fields = ["dyn \(info.address)"]
         switch info.connection {
         case .connecting:
             fields.append("connecting...")
-        case let .reconnecting(inMs, attempt):
-            fields.append("server gone, reconnecting in \(format(Double(inMs) / 1000, decimals: 1)) s (attempt \(attempt))")
+        case let .reconnecting(inMs, attempt, reason):
+            fields.append("\(reason) - reconnecting in \(format(Double(inMs) / 1000, decimals: 1)) s (attempt \(attempt))")
         case .connected:
             fields.append("client \(info.clientID.map(String.init) ?? "-")")
             fields.append("tick \(info.tick.map(String.init) ?? "-")")
@@ -46,8 +47,13 @@ enum StatusLine {
             fields.append(info.paused ? "paused" : "running")
         }
         if let selected = info.selected { fields.append("selected #\(selected)") }
-        if let message = info.message { fields.append(message) } else { fields.append("? help") }
-        return fit(" " + fields.joined(separator: " | "), width: width)
+        let right = info.message.map { " | " + $0 + " " } ?? " | ? help "
+        let leftRoom = width - right.unicodeScalars.count
+        // A message must stay readable: the fields give way to it (last ones first), not the other way round.
+        guard leftRoom >= 12 else { return fit(" " + (info.message ?? ""), width: width) }
+        while fields.count > 1, 1 + fields.joined(separator: " | ").unicodeScalars.count > leftRoom { fields.removeLast() }
+        let left = fit(" " + fields.joined(separator: " | "), width: leftRoom)
+        return fit(left.trimmingTrailingSpaces() + right, width: width)
     }
 
     static func fit(_ text: String, width: Int) -> String {
@@ -90,4 +96,11 @@ enum HelpOverlay {
         "?                 show / hide this help",
         "q or Ctrl-C       quit",
     ]
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        guard let last = lastIndex(where: { $0 != " " }) else { return "" }
+        return String(self[...last])
+    }
 }
