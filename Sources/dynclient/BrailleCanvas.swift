@@ -121,23 +121,35 @@ struct BrailleCanvas {
         }
     }
 
-    /// Liang-Barsky clipping of a segment to the square [-limit, limit]^2.
+    /// Cohen-Sutherland clipping of a segment to the square [-limit, limit]^2. Each crossing is computed
+    /// from its own end, so the clipped coordinate is exact even for ends 1e300 dots away.
     private static func clip(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double),
                              to limit: Double) -> ((x: Double, y: Double), (x: Double, y: Double))? {
-        var t0 = 0.0
-        var t1 = 1.0
-        let dx = b.x - a.x
-        let dy = b.y - a.y
-        for (p, q) in [(-dx, a.x + limit), (dx, limit - a.x), (-dy, a.y + limit), (dy, limit - a.y)] {
-            if p == 0 {
-                if q < 0 { return nil }
-                continue
-            }
-            let r = q / p
-            if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
-            if t0 > t1 { return nil }
+        func outcode(_ p: (x: Double, y: Double)) -> Int {
+            (p.x < -limit ? 1 : 0) | (p.x > limit ? 2 : 0) | (p.y < -limit ? 4 : 0) | (p.y > limit ? 8 : 0)
         }
-        return ((a.x + t0 * dx, a.y + t0 * dy), (a.x + t1 * dx, a.y + t1 * dy))
+        var p = a
+        var q = b
+        for _ in 0..<8 {
+            let codeP = outcode(p)
+            let codeQ = outcode(q)
+            if codeP | codeQ == 0 { return (p, q) }
+            if codeP & codeQ != 0 { return nil }
+            let outside = codeP != 0 ? codeP : codeQ
+            let from = codeP != 0 ? p : q
+            let to = codeP != 0 ? q : p
+            var clipped = from
+            if outside & 3 != 0 {
+                let edge = outside & 1 != 0 ? -limit : limit
+                clipped = (edge, from.y + (to.y - from.y) * ((edge - from.x) / (to.x - from.x)))
+            } else {
+                let edge = outside & 4 != 0 ? -limit : limit
+                clipped = (from.x + (to.x - from.x) * ((edge - from.y) / (to.y - from.y)), edge)
+            }
+            guard clipped.x.isFinite, clipped.y.isFinite else { return nil }
+            if codeP != 0 { p = clipped } else { q = clipped }
+        }
+        return outcode(p) | outcode(q) == 0 ? (p, q) : nil
     }
 
     /// Copies every cell with at least one dot into `frame`, offset by the area's origin.
