@@ -7,7 +7,7 @@ import NetProtocol
 /// items are filled in their scene colour, the selected one outlined in white; the world bounds and named
 /// boundaries are drawn; every drag is a line from its anchor to its grab point (the item's pose applied
 /// to the drag's offset) labelled with the dragging client's name; a terminal smaller than 20 x 5 shows
-/// only a note asking for more room.
+/// only a note that it is too small.
 enum SceneRenderer {
     static let minimumColumns = 20
     static let minimumRows = 5
@@ -29,7 +29,7 @@ enum SceneRenderer {
                        columns: Int, rows: Int) -> ScreenFrame {
         var frame = ScreenFrame(columns: columns, rows: rows)
         guard let viewport = viewport(world: world, columns: columns, rows: rows) else {
-            frame.put("enlarge the terminal", column: 0, row: 0)
+            frame.put("terminal too small", column: 0, row: 0)
             return frame
         }
         if world.welcome != nil {
