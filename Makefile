@@ -1,0 +1,42 @@
+# dyn — two commands do everything on a fresh machine: `make run` and `make test`.
+SWIFT ?= swift
+PORT ?= 7700
+SCENE ?= default
+SECONDS ?= 600
+
+.PHONY: all bootstrap build release run server test bench soak fuzz sanitize clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+build: bootstrap
+	$(SWIFT) build
+
+release: bootstrap
+	$(SWIFT) build -c release
+
+## make run: release build, a server on 127.0.0.1:$(PORT) in the background, a terminal client in front.
+run: release
+	@PORT=$(PORT) SCENE=$(SCENE) scripts/run.sh
+
+## make server: just the server, in the foreground (Ctrl-C stops it).
+server: release
+	.build/release/dynserver --port $(PORT) --scene $(SCENE)
+
+## make test: every unit and end-to-end test (real processes, real TCP on 127.0.0.1).
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## make bench: the dynbench suite in release (physics, codec, server load); one JSON line each.
+bench: release
+	.build/release/dynbench physics --scene pyramid --size 40 --steps 600
+	.build/release/dynbench physics --scene pyramid --size 100 --steps 300
+	.build/release/dynbench physics --scene rain --size 1000 --steps 600
+	.build/release/dynbench codec
+	.build/release/dynbench server --clients 100 --bodies 1000 --seconds 10
+
+clean:
+	rm -rf .build

@@ -1,0 +1,102 @@
+/// UIDynamicAnimator over a reference rectangle `width × height` (points, y down): owns the items and the
+/// behaviors (value types, addressed by id) and steps them at a fixed rate of `stepHz`.
+///
+/// Guarantees: ids are assigned from 1 and never reused (separate counters for items and behaviors, kept by
+/// `removeAll()`); every input is validated (`DynamicsError.invalidValue`), so no position or velocity ever
+/// becomes NaN or infinite; stepping the same sequence of calls is bit-identical on every run (no Set or
+/// Dictionary iteration anywhere); a steady-state `step()` allocates nothing. When every item is at rest the
+/// animator pauses (`isRunning == false`, `onRunningChange(false)`); any mutation resumes it.
+/// Not thread-safe: use it from one thread (the server's loop).
+public final class DynamicAnimator {
+    public let width: Double
+    public let height: Double
+    public let stepHz: Double
+    /// Simulated time, advanced only by steps taken while running.
+    public private(set) var elapsedTime: Double = 0
+    /// Steps simulated while running.
+    public private(set) var stepCount = 0
+    /// false = paused because every item is at rest (or there are none).
+    public private(set) var isRunning = false
+    /// Called with false when the animator pauses and true when it resumes.
+    public var onRunningChange: ((Bool) -> Void)?
+    /// true (default): items at rest fall asleep and the animator pauses when all are. false keeps every item
+    /// simulated (benchmarks use it to time a fully awake world).
+    public var sleepingEnabled: Bool {
+        get { world.sleepingEnabled }
+        set {
+            world.sleepingEnabled = newValue
+            if !newValue { wake() }
+        }
+    }
+
+    var world: World
+    var nextItemID = 1
+    var nextBehaviorID = 1
+    var indexOf: [ItemID: Int] = [:]
+    var behaviors: [StoredBehavior] = []
+    var behaviorIndex: [BehaviorID: Int] = [:]
+    /// Per-body gravity, collision masks and joints must be rebuilt before the next step.
+    var derivedDirty = true
+    var segmentsDirty = true
+    var jointsDirty = true
+
+    public init(width: Double, height: Double, stepHz: Double = 60) {
+        precondition(width.isFinite && width > 0 && height.isFinite && height > 0, "world size must be positive")
+        precondition(stepHz.isFinite && stepHz > 0, "stepHz must be positive")
+        self.width = width
+        self.height = height
+        self.stepHz = stepHz
+        self.world = World(stepHz: stepHz)
+    }
+
+    /// Advances the world by one fixed step of 1/stepHz; returns at once while paused.
+    public func step() {
+        guard isRunning else { return }
+        rebuildDerivedIfNeeded()
+        applyPushes()
+        world.step()
+        elapsedTime += world.dt
+        stepCount += 1
+        if world.awakeCount == 0 { setRunning(false) }
+    }
+
+    /// Wakes every item and resumes stepping.
+    public func wake() {
+        world.wakeAll()
+        setRunning(true)
+    }
+
+    func setRunning(_ running: Bool) {
+        guard running != isRunning else { return }
+        isRunning = running
+        onRunningChange?(running)
+    }
+
+    /// Marks a change: wakes body `index` (if any) and resumes.
+    func touched(_ index: Int?) {
+        if let i = index, !world.bodies[i].isStatic { world.wake(i) }
+        setRunning(true)
+    }
+
+    /// Wakes body `i` and every body in contact with it (for changes that move or remove a body).
+    func wakeNeighbours(of i: Int) {
+        let i32 = Int32(i)
+        for c in world.contacts where c.bodyA == i32 || c.bodyB == i32 {
+            for b in [c.bodyA, c.bodyB] where b >= 0 && !world.bodies[Int(b)].isStatic { world.wake(Int(b)) }
+        }
+        touched(i)
+    }
+
+    func index(_ id: ItemID) throws(DynamicsError) -> Int {
+        guard let i = indexOf[id] else { throw .unknownItem(id) }
+        return i
+    }
+
+    /// Contact began/ended events since the last call, in the order they happened.
+    public func takeContactEvents() -> [ContactEvent] {
+        if world.events.isEmpty { return [] }
+        var e: [ContactEvent] = []
+        swap(&e, &world.events)
+        return e
+    }
+}

@@ -1,0 +1,31 @@
+/// Engine tuning, in points and seconds (100 pt = 1 m, so Box2D's metre-based values are scaled by 100).
+enum Tuning {
+    /// Allowed penetration scale; contacts within `speculativeDistance` are solved speculatively.
+    static let linearSlop = 0.5
+    static let speculativeDistance = 4 * linearSlop
+    /// Solver sub-steps per step (Box2D v3 soft step).
+    static let substeps = 4
+    /// Hard caps that keep every state finite whatever the inputs.
+    static let maxLinearSpeed = 40_000.0
+    static let maxAcceleration = 1e9
+    static let maxRotationPerSubstep = 0.25 * Double.pi
+    /// Contact softness: stiffness (capped at a quarter of the sub-step rate), damping ratio, push-out speed.
+    static let contactHertzCap = 60.0
+    static let contactDampingRatio = 10.0
+    static let contactPushMaxVelocity = 300.0
+    /// Softness of rigid joints.
+    static let jointDampingRatio = 2.0
+    /// Approach speed below which collisions do not bounce.
+    static let restitutionThreshold = 100.0
+    /// A body slower than this (pt/s, including rotation at its bounding radius) counts as resting.
+    static let sleepLinearTolerance = 5.0
+    static let timeToSleep = 0.5
+    /// Contact events: touching starts at or below `touchBegin` separation and ends above `touchEnd`.
+    static let touchBegin = 0.5
+    static let touchEnd = 1.5
+    /// Snap spring frequency (Hz); the damping ratio is `snapMinDampingRatio` + the rest scaled by damping.
+    static let snapHertz = 3.0
+    static let snapMinDampingRatio = 0.3
+    /// Distance below which a distance attachment is solved as a point constraint.
+    static let pointJointLength = 0.5
+}

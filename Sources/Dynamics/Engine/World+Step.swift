@@ -1,0 +1,217 @@
+extension World {
+    /// One fixed step of `dt`: proxies, contacts, islands (waking what touches awake bodies), the soft-step
+    /// solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
+    mutating func step() {
+        ensureProxyCapacity()
+        prepareProxies()
+        updateContacts()
+        buildIslands()
+        solve()
+        finalizeBodies()
+        if sleepingEnabled { sleepIslands() }
+    }
+
+    // MARK: islands
+
+    @inline(__always) private mutating func root(_ i: Int) -> Int {
+        var r = i
+        while Int(parent[r]) != r { r = Int(parent[r]) }
+        var k = i
+        while Int(parent[k]) != r {
+            let next = Int(parent[k])
+            parent[k] = Int32(r)
+            k = next
+        }
+        return r
+    }
+
+    private mutating func union(_ a: Int, _ b: Int) {
+        let ra = root(a), rb = root(b)
+        if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
+    }
+
+    /// Groups movable bodies connected by touching contacts or joints; an island with an awake body wakes
+    /// whole, which is how a sleeping pile wakes up when something lands on it.
+    mutating func buildIslands() {
+        let n = bodies.count
+        parent.removeAll(keepingCapacity: true)
+        for i in 0..<n { parent.append(Int32(i)) }
+        for c in contacts where c.pointCount > 0 && c.bodyB >= 0 {
+            let a = Int(c.bodyA), b = Int(c.bodyB)
+            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
+        }
+        for j in joints where j.bodyB >= 0 {
+            let a = Int(j.bodyA), b = Int(j.bodyB)
+            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
+        }
+        islandAwake.removeAll(keepingCapacity: true)
+        islandAwake.append(contentsOf: repeatElement(false, count: n))
+        for i in 0..<n where bodies[i].isDynamicAwake { islandAwake[root(i)] = true }
+        for i in 0..<n where !bodies[i].isStatic && !bodies[i].awake && islandAwake[root(i)] {
+            bodies[i].awake = true
+        }
+    }
+
+    /// Puts to sleep every island whose bodies have all been resting for `Tuning.timeToSleep`.
+    mutating func sleepIslands() {
+        let n = bodies.count
+        islandSleep.removeAll(keepingCapacity: true)
+        islandSleep.append(contentsOf: repeatElement(Double.infinity, count: n))
+        for i in 0..<n where bodies[i].isDynamicAwake {
+            let r = root(i)
+            islandSleep[r] = min(islandSleep[r], bodies[i].sleepTime)
+        }
+        for i in 0..<n where bodies[i].isDynamicAwake && islandSleep[root(i)] >= Tuning.timeToSleep {
+            bodies[i].awake = false
+            bodies[i].velocity = .zero
+            bodies[i].angularVelocity = 0
+            updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance)
+        }
+    }
+
+    // MARK: solver
+
+    private mutating func loadSolverBodies(h: Double) {
+        let n = bodies.count
+        states.removeAll(keepingCapacity: true)
+        motion.removeAll(keepingCapacity: true)
+        for i in 0..<n {
+            let b = bodies[i]
+            guard b.isDynamicAwake else {
+                states.append(SolverBody())
+                motion.append(BodyMotion())
+                continue
+            }
+            states.append(SolverBody(v: b.velocity, w: b.angularVelocity, invMass: b.invMass, invI: b.invInertia))
+            motion.append(BodyMotion(accel: clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration),
+                                     angularAccel: clampMagnitude(b.torque * b.invInertia, Tuning.maxAcceleration),
+                                     linearDampingFactor: 1 / (1 + h * b.linearDamping),
+                                     angularDampingFactor: 1 / (1 + h * b.angularDamping)))
+        }
+        states.append(SolverBody())
+    }
+
+    mutating func solve() {
+        let substeps = Tuning.substeps
+        let h = dt / Double(substeps)
+        loadSolverBodies(h: h)
+        let contactHertz = min(Tuning.contactHertzCap, 0.25 / h)
+        let cctx = ContactSolverContext(
+            soft: Softness(hertz: contactHertz, zeta: Tuning.contactDampingRatio, h: h),
+            staticSoft: Softness(hertz: 2 * contactHertz, zeta: Tuning.contactDampingRatio, h: h), invH: 1 / h)
+        let jctx = JointSolverContext(
+            jointSoft: Softness(hertz: 2 * contactHertz, zeta: Tuning.jointDampingRatio, h: h), invH: 1 / h)
+        let dummy = bodies.count
+        let maxW = Tuning.maxRotationPerSubstep / h
+        // Move the arrays into locals for the duration of the solve (no copy, no allocation) so that the
+        // unsafe buffers do not overlap an access to `self`.
+        let bodyArray = bodies
+        var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
+        swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints)
+        defer { swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints) }
+        bodyArray.withUnsafeBufferPointer { bodyBuf in
+            st.withUnsafeMutableBufferPointer { sb in
+                mo.withUnsafeBufferPointer { mb in
+                    cs.withUnsafeMutableBufferPointer { cb in
+                        js.withUnsafeMutableBufferPointer { jb in
+                            let s = sb.baseAddress!
+                            prepareContacts(cb, s, dummy: dummy)
+                            prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
+                            for _ in 0..<substeps {
+                                integrateVelocities(s, mb, h: h, maxW: maxW)
+                                warmStartJoints(jb, s, dummy: dummy)
+                                warmStartContacts(cb, s, dummy: dummy)
+                                solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
+                                solveContacts(cb, s, dummy: dummy, cctx, useBias: true)
+                                integratePositions(s, count: dummy, h: h, maxW: maxW)
+                                solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
+                                solveContacts(cb, s, dummy: dummy, cctx, useBias: false)
+                            }
+                            applyRestitution(cb, s, dummy: dummy)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the solver's results back into the bodies, confines bodies to their reference bounds, updates
+    /// sleep timers and clears the per-step forces.
+    mutating func finalizeBodies() {
+        let tol = Tuning.sleepLinearTolerance
+        for i in 0..<bodies.count {
+            bodies[i].force = .zero
+            bodies[i].torque = 0
+            let keepAwake = bodies[i].keepAwake
+            bodies[i].keepAwake = false
+            guard bodies[i].isDynamicAwake else { continue }
+            let s = states[i]
+            var b = bodies[i]
+            b.center = b.center + s.dp
+            if s.da != 0 {
+                b.angle += s.da
+                b.rot = Rot(angle: b.angle)
+            }
+            b.velocity = s.v
+            b.angularVelocity = s.w
+            if b.boundsMask != 0 { confine(&b) }
+            let w = b.angularVelocity * b.boundingRadius
+            if keepAwake || b.velocity.lengthSquared > tol * tol || w * w > tol * tol {
+                b.sleepTime = 0
+            } else {
+                b.sleepTime += dt
+            }
+            bodies[i] = b
+        }
+    }
+
+    /// Last line of defence behind the speculative contacts: a body whose center got more than half its inner
+    /// radius past its reference bounds is put back and loses its outward velocity.
+    private func confine(_ b: inout Body) {
+        let margin = 0.5 * (b.isCircle ? b.radius : b.innerRadius)
+        for slot in 0..<min(64, boundsRects.count) where b.boundsMask & (1 << UInt64(slot)) != 0 {
+            let r = boundsRects[slot]
+            let lo = Vec2(r.minX + margin, r.minY + margin), hi = Vec2(r.maxX - margin, r.maxY - margin)
+            if lo.x <= hi.x {
+                if b.center.x < lo.x { b.center.x = lo.x; b.velocity.x = max(b.velocity.x, 0) }
+                if b.center.x > hi.x { b.center.x = hi.x; b.velocity.x = min(b.velocity.x, 0) }
+            } else {
+                b.center.x = 0.5 * (r.minX + r.maxX)
+            }
+            if lo.y <= hi.y {
+                if b.center.y < lo.y { b.center.y = lo.y; b.velocity.y = max(b.velocity.y, 0) }
+                if b.center.y > hi.y { b.center.y = hi.y; b.velocity.y = min(b.velocity.y, 0) }
+            } else {
+                b.center.y = 0.5 * (r.minY + r.maxY)
+            }
+        }
+    }
+}
+
+private func integrateVelocities(_ s: UnsafeMutablePointer<SolverBody>, _ m: UnsafeBufferPointer<BodyMotion>,
+                                 h: Double, maxW: Double) {
+    for i in 0..<m.count where s[i].invMass > 0 {
+        let mo = m[i]
+        var v = (s[i].v + mo.accel * h) * mo.linearDampingFactor
+        v = clampLength(v, Tuning.maxLinearSpeed)
+        s[i].v = v
+        if s[i].invI > 0 {
+            s[i].w = clampMagnitude((s[i].w + mo.angularAccel * h) * mo.angularDampingFactor, maxW)
+        }
+    }
+}
+
+private func integratePositions(_ s: UnsafeMutablePointer<SolverBody>, count: Int, h: Double, maxW: Double) {
+    for i in 0..<count where s[i].invMass > 0 {
+        let v = clampLength(s[i].v, Tuning.maxLinearSpeed)
+        s[i].v = v
+        s[i].dp = s[i].dp + v * h
+        let w = s[i].w
+        if w != 0 {
+            let wc = clampMagnitude(w, maxW)
+            s[i].w = wc
+            s[i].dq = s[i].dq.integrated(by: h * wc)
+            s[i].da += h * wc
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import NetProtocol
+
+/// One connected client: its connection, framing state, identity, rights and rate limit.
+///
+/// Guarantees: replies produced while handling one read are queued in order and written after any `scene`
+/// that the same read caused, so a client always sees the structure its command created before the ack.
+final class ClientSession {
+    let id: Int
+    let connection: TCPConnection
+    var framer: LineFramer
+    var name: String
+    var bucket: TokenBucket
+    /// Passed the `--token` check (or no token is required): may receive scenes and snapshots.
+    var authorized: Bool
+    /// Passed the `--admin-token` check (or none is set): may change the world's structure.
+    var admin: Bool
+    var replies: [UInt8] = []
+    let address: String
+    /// True once the server decided to drop this client (no more reads are handled).
+    var closing = false
+
+    init(id: Int, connection: TCPConnection, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool) {
+        self.id = id
+        self.connection = connection
+        self.framer = LineFramer(maxLineBytes: maxLineBytes)
+        self.name = "client \(id)"
+        self.bucket = bucket
+        self.authorized = authorized
+        self.admin = admin
+        self.address = connection.peer?.description ?? "?"
+    }
+
+    func reply(_ message: ServerMessage) {
+        replies += message.encoded()
+    }
+
+    /// Hands the queued replies to the connection as one write.
+    func flushReplies() {
+        guard !replies.isEmpty else { return }
+        connection.write(replies)
+        replies.removeAll(keepingCapacity: true)
+    }
+}

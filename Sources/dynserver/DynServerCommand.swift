@@ -1,0 +1,96 @@
+import ArgumentParser
+import Logging
+import NetProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `dynserver`: the authoritative dyn server (SPEC Part C).
+@main
+struct DynServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dynserver",
+        abstract: "The authoritative dyn server: one shared UIKit Dynamics world over line-delimited JSON on TCP.",
+        discussion: "Prints exactly one line, 'dynserver listening on HOST:PORT', on stdout once it accepts connections; logs go to stderr.")
+
+    @Option(help: "Address to bind (127.0.0.1 unless told otherwise).") var host = "127.0.0.1"
+    @Option(help: "TCP port; 0 takes any free port.") var port = 7700
+    @Option(help: "World size in points, WIDTHxHEIGHT.") var world = "800x600"
+    @Option(help: "Physics steps per second.") var tickHz: Double = 60
+    @Option(help: "Snapshots per second sent to each client.") var snapshotHz: Double = 30
+    @Option(help: "Scene loaded at start: \(Scenes.names.joined(separator: ", ")).") var scene = "default"
+    @Option(help: "Token a client's hello must carry before anything but hello and ping.") var token: String?
+    @Option(help: "Token that allows set, gravity, collision, spawn, remove and scene.") var adminToken: String?
+    @Option(help: "Connections beyond this get server_full.") var maxClients = 256
+    @Option(help: "Longest accepted line from a client, in bytes.") var maxLineBytes = 65536
+    @Option(help: "Commands per second per client (token bucket rate).") var rate: Double = 120
+    @Option(help: "Token bucket burst per client.") var burst: Double = 240
+    @Option(help: "Disconnect a client whose writes make no progress for this many seconds.") var stallTimeout: Double = 10
+    @Option(help: "Disconnect a client holding more unsent bytes than this.") var maxOutboxBytes = 8 * 1024 * 1024
+    @Option(help: "Most items the world may hold.") var maxBodies = 5000
+    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+
+    func validate() throws {
+        guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard tickHz >= 1, tickHz <= 1000 else { throw ValidationError("--tick-hz must be 1...1000") }
+        guard snapshotHz > 0, snapshotHz <= tickHz else { throw ValidationError("--snapshot-hz must be > 0 and <= --tick-hz") }
+        guard Scenes.named(scene) != nil else { throw ValidationError("--scene must be one of \(Scenes.names.joined(separator: ", "))") }
+        guard maxClients >= 1 else { throw ValidationError("--max-clients must be >= 1") }
+        guard maxLineBytes >= 256 else { throw ValidationError("--max-line-bytes must be >= 256") }
+        guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be > 0 and --burst >= 1") }
+        guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1 else { throw ValidationError("limits must be positive") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
+    }
+
+    private func parseWorld() -> (Double, Double)? {
+        let parts = world.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+              w > 0, h > 0, w <= 100_000, h <= 100_000 else { return nil }
+        return (w, h)
+    }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)   // a peer that vanished mid-write must not kill the server
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let log = Logger(label: "dynserver")
+        guard let (w, h) = parseWorld() else { throw ExitCode.validationFailure }
+        var config = ServerConfig()
+        config.host = host
+        config.port = port
+        config.worldWidth = w
+        config.worldHeight = h
+        config.tickHz = tickHz
+        config.snapshotHz = snapshotHz
+        config.scene = scene
+        config.token = token
+        config.adminToken = adminToken
+        config.maxClients = maxClients
+        config.maxLineBytes = maxLineBytes
+        config.rate = rate
+        config.burst = burst
+        config.stallTimeoutMs = UInt64(stallTimeout * 1000)
+        config.maxOutboxBytes = maxOutboxBytes
+        config.maxBodies = maxBodies
+
+        let server = try Server(config: config, log: log)
+        let address: SocketAddress
+        do {
+            address = try server.start()
+        } catch {
+            log.critical("cannot listen on \(host):\(port): \(error)")
+            throw ExitCode(2)
+        }
+        let line = Array("dynserver listening on \(address)\n".utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        log.info("world \(Int(w))x\(Int(h)), scene \(scene), \(Int(tickHz)) Hz ticks, \(Int(snapshotHz)) Hz snapshots")
+        let rc = server.run()
+        log.info("stopped")
+        if rc != 0 { throw ExitCode(3) }
+    }
+}

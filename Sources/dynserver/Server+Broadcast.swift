@@ -1,0 +1,68 @@
+import Dynamics
+import NetProtocol
+
+/// Writing: the fixed-step tick, snapshots encoded once and shared by every client, and scenes.
+extension Server {
+    func onTickTimer() {
+        let due = clock.due(nowNs: EventLoop.hrtimeNs)
+        for _ in 0..<due { runTick() }
+        guard !shuttingDown else { return }
+        try? tickTimerRestart()
+    }
+
+    private func tickTimerRestart() throws {
+        // One-shot timers re-armed from the clock: the schedule, not the timer, decides when ticks are due.
+        let delay = clock.msUntilNext(nowNs: EventLoop.hrtimeNs)
+        try tickTimer?.start(afterMs: delay) { [unowned self] in self.onTickTimer() }
+    }
+
+    private func runTick() {
+        world.animator.step()
+        tick += 1
+        let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
+        guard index != lastSnapshotIndex else { return }
+        lastSnapshotIndex = index
+        if world.animator.isRunning {
+            sentPausedSnapshot = false
+            broadcastSnapshot(paused: false)
+        } else if !sentPausedSnapshot {
+            sentPausedSnapshot = true
+            lastKeepAliveTick = tick
+            broadcastSnapshot(paused: true)
+        } else if Double(tick - lastKeepAliveTick) >= config.tickHz {
+            lastKeepAliveTick = tick
+            broadcastSnapshot(paused: true)
+        }
+    }
+
+    func encodeSnapshot(paused: Bool) -> SharedBytes {
+        world.fillStates(&states)
+        let drags = world.dragInfos()
+        let clients = sessions.count
+        let bytes = states.withUnsafeBufferPointer {
+            snapshotEncoder.encode(tick: tick, time: world.animator.elapsedTime, paused: paused, clients: clients,
+                                   bodies: $0, drags: drags)
+        }
+        return SharedBytes(bytes)
+    }
+
+    private func broadcastSnapshot(paused: Bool) {
+        let shared = encodeSnapshot(paused: paused)
+        for session in sessions.values where session.authorized {
+            session.connection.write(shared, kind: .latestOnly)
+        }
+    }
+
+    /// Sends a fresh `scene` to every authorized client when the structure changed since the last one.
+    func syncScene() {
+        guard world.structureChanged || cachedScene == nil else { return }
+        let changed = cachedScene != nil
+        world.structureChanged = false
+        let shared = SharedBytes(ServerMessage.scene(world.sceneInfo()).encoded())
+        cachedScene = shared
+        guard changed else { return }
+        for session in sessions.values where session.authorized && !session.closing {
+            session.connection.write(shared)
+        }
+    }
+}

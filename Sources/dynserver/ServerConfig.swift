@@ -1,0 +1,23 @@
+/// Everything a server run is configured with (flags of SPEC Part C, with their defaults).
+struct ServerConfig: Sendable {
+    var host = "127.0.0.1"
+    var port = 7700
+    var worldWidth = 800.0
+    var worldHeight = 600.0
+    var tickHz = 60.0
+    var snapshotHz = 30.0
+    var scene = "default"
+    var token: String?
+    var adminToken: String?
+    var maxClients = 256
+    var maxLineBytes = 65536
+    var rate = 120.0
+    var burst = 240.0
+    /// A client whose writes make no progress for this long is disconnected.
+    var stallTimeoutMs: UInt64 = 10_000
+    /// A client holding more unsent bytes than this is disconnected.
+    var maxOutboxBytes = 8 * 1024 * 1024
+    var maxBodies = 5000
+
+    static let serverName = "dynserver 0.1.0"
+}

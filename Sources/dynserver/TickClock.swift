@@ -1,0 +1,40 @@
+/// Fixed-step timing against a monotonic clock: tick n is due at `start + n / hz`, so the tick count never
+/// drifts from wall time however late each timer fires (a late wake-up runs the missed ticks, up to
+/// `maxCatchUp` at once; beyond that the schedule is moved forward instead of spiralling).
+struct TickClock {
+    let hz: Double
+    let maxCatchUp: UInt64
+    private var startNs: UInt64
+    private var skipped: UInt64 = 0
+    private(set) var ticks: UInt64 = 0
+
+    init(hz: Double, startNs: UInt64, maxCatchUp: UInt64 = 8) {
+        self.hz = hz
+        self.startNs = startNs
+        self.maxCatchUp = maxCatchUp
+    }
+
+    /// How many ticks to run now; advances the count by that many.
+    mutating func due(nowNs: UInt64) -> UInt64 {
+        guard nowNs > startNs else { return 0 }
+        let target = UInt64(Double(nowNs - startNs) * 1e-9 * hz) &- skipped
+        guard target > ticks else { return 0 }
+        var n = target - ticks
+        if n > maxCatchUp {
+            skipped += n - maxCatchUp
+            n = maxCatchUp
+        }
+        ticks += n
+        return n
+    }
+
+    /// Milliseconds until the next tick is due (at least 1, rounded up so the timer never fires early).
+    func msUntilNext(nowNs: UInt64) -> UInt64 {
+        let dueNs = startNs + UInt64((Double(ticks + skipped + 1) / hz * 1e9).rounded(.up))
+        guard dueNs > nowNs else { return 0 }
+        return max(1, (dueNs - nowNs + 999_999) / 1_000_000)
+    }
+
+    /// Ticks dropped because the loop fell too far behind.
+    var skippedTicks: UInt64 { skipped }
+}

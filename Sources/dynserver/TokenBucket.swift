@@ -1,0 +1,27 @@
+/// The per-client command rate limit: `rate` tokens per second, holding at most `burst`.
+///
+/// Guarantees: starts full; `take` never lets more than `burst + rate × elapsed` commands through in any
+/// window; time only moves forward (a clock that goes back is treated as no time passing).
+struct TokenBucket {
+    let rate: Double
+    let burst: Double
+    private var tokens: Double
+    private var lastNs: UInt64
+
+    init(rate: Double, burst: Double, nowNs: UInt64) {
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.lastNs = nowNs
+    }
+
+    mutating func take(nowNs: UInt64) -> Bool {
+        if nowNs > lastNs {
+            tokens = min(burst, tokens + Double(nowNs - lastNs) * 1e-9 * rate)
+            lastNs = nowNs
+        }
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}

@@ -1,0 +1,126 @@
+import Dynamics
+import NetProtocol
+
+/// The shared world: the animator plus what the wire protocol needs on top of it (colours, the scene name,
+/// each body's push/snap behaviors, each client's drag).
+///
+/// Guarantees: every mutation goes through the animator's validation (nothing non-finite gets in); a body's
+/// behaviors and drags are forgotten when the body goes; `structureChanged` is set by every change that
+/// alters what a `scene` message shows, and cleared by whoever broadcasts the scene.
+final class World {
+    let animator: DynamicAnimator
+    let width: Double
+    let height: Double
+    /// Items the world may hold at once; a spawn beyond it is `bad_value`.
+    let maxBodies: Int
+    private(set) var sceneName = "empty"
+    var structureChanged = true
+
+    var colors: [ItemID: String] = [:]
+    private(set) var gravityID: BehaviorID = 0
+    private(set) var collisionID: BehaviorID = 0
+    /// The scene's own attachments (drawn by clients); drags are kept apart in `drags`.
+    var sceneAttachments: [BehaviorID] = []
+    var continuousPushes: [ItemID: BehaviorID] = [:]
+    var instantPushes: [ItemID: BehaviorID] = [:]
+    var snaps: [ItemID: BehaviorID] = [:]
+    var drags: [Int: Drag] = [:]
+    private var paletteIndex = 0
+
+    struct Drag {
+        var body: ItemID
+        var attachment: BehaviorID
+        var anchor: Vec2
+        var offset: Vec2
+        var clientName: String
+    }
+
+    init(width: Double, height: Double, stepHz: Double, maxBodies: Int = 5000) {
+        animator = DynamicAnimator(width: width, height: height, stepHz: stepHz)
+        self.width = width
+        self.height = height
+        self.maxBodies = maxBodies
+        resetBehaviors()
+    }
+
+    /// Empties the world (ids keep counting up) and installs the world-wide gravity and collision behaviors.
+    func clear(name: String) {
+        animator.removeAll()
+        colors.removeAll()
+        sceneAttachments.removeAll()
+        continuousPushes.removeAll()
+        instantPushes.removeAll()
+        snaps.removeAll()
+        drags.removeAll()
+        sceneName = name
+        resetBehaviors()
+        structureChanged = true
+    }
+
+    private func resetBehaviors() {
+        gravityID = animator.add(GravityBehavior(items: .all, direction: Vec2(0, 1)))
+        var collision = CollisionBehavior()
+        collision.items = .all
+        collision.mode = .everything
+        collisionID = animator.add(collision)
+    }
+
+    var gravity: GravityBehavior {
+        get { animator.gravity(gravityID) ?? GravityBehavior() }
+        set { try? animator.update(gravityID, newValue); structureChanged = true }
+    }
+
+    var collision: CollisionBehavior {
+        get { animator.collision(collisionID) ?? CollisionBehavior() }
+        set { try? animator.update(collisionID, newValue); structureChanged = true }
+    }
+
+    func nextColor() -> String {
+        defer { paletteIndex += 1 }
+        return Palette.colors[paletteIndex % Palette.colors.count]
+    }
+
+    /// Adds an item with a colour; the caller's values were validated by the decoder, the animator checks again.
+    @discardableResult
+    func spawn(shape: ItemShape = .rect, width: Double, height: Double, at center: Vec2, angle: Double = 0,
+               velocity: Vec2 = .zero, properties: ItemProperties = .init(), color: String? = nil) throws(DynamicsError) -> ItemID {
+        let id = try animator.addItem(shape: shape, width: width, height: height, center: center, angle: angle,
+                                      velocity: velocity, properties: properties)
+        colors[id] = color ?? nextColor()
+        structureChanged = true
+        return id
+    }
+
+    /// Removes an item and everything that refers to it. Returns the clients whose drag ended.
+    @discardableResult
+    func remove(_ id: ItemID) -> [Int] {
+        guard animator.removeItem(id) else { return [] }
+        colors[id] = nil
+        continuousPushes[id] = nil
+        instantPushes[id] = nil
+        snaps[id] = nil
+        sceneAttachments.removeAll { animator.attachment($0) == nil }
+        let released = drags.filter { $0.value.body == id }.map(\.key)
+        for client in released { drags[client] = nil }
+        structureChanged = true
+        return released
+    }
+
+    func contains(_ id: ItemID) -> Bool { colors[id] != nil }
+
+    /// Ends a client's drag; false when it had none.
+    @discardableResult
+    func endDrag(client: Int) -> Bool {
+        guard let drag = drags.removeValue(forKey: client) else { return false }
+        animator.removeBehavior(drag.attachment)
+        return true
+    }
+}
+
+/// Scene colours: distinct, readable on dark and light terminals.
+enum Palette {
+    static let colors = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0",
+                         "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8",
+                         "#aaffc3", "#808000", "#ffd8b1", "#a9a9a9"]
+    static let ground = "#808080"
+}

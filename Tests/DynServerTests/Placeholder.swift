@@ -1,4 +1,0 @@
-import Testing
-@testable import dynserver
-
-@Test func placeholder() { #expect(1 + 1 == 2) }

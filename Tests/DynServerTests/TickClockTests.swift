@@ -1,0 +1,38 @@
+import Testing
+@testable import dynserver
+
+@Suite struct TickClockTests {
+    @Test func sixtySecondsAtSixtyHertzIsThirtySixHundredTicksWhateverTheWakeups() {
+        var clock = TickClock(hz: 60, startNs: 1_000)
+        var now: UInt64 = 1_000
+        var total: UInt64 = 0
+        // Wake-ups at uneven, late intervals (17, 16, 20 ms ...), as a real timer does.
+        let steps: [UInt64] = [17, 16, 20, 17, 33, 16, 17]
+        var i = 0
+        while now < 1_000 + 60_000_000_000 {
+            now += steps[i % steps.count] * 1_000_000
+            i += 1
+            total += clock.due(nowNs: min(now, 1_000 + 60_000_000_000))
+        }
+        #expect(total == 3600)
+        #expect(clock.skippedTicks == 0)
+    }
+
+    @Test func nextDelayNeverFiresEarly() {
+        var clock = TickClock(hz: 60, startNs: 0)
+        _ = clock.due(nowNs: 0)
+        let ms = clock.msUntilNext(nowNs: 0)
+        #expect(ms == 17)   // 16.67 ms rounded up
+        let ran = clock.due(nowNs: ms * 1_000_000)
+        #expect(ran == 1)
+    }
+
+    @Test func aLongStallRunsAtMostMaxCatchUpTicksAndMovesTheScheduleOn() {
+        var clock = TickClock(hz: 60, startNs: 0, maxCatchUp: 8)
+        let first = clock.due(nowNs: 10_000_000_000)     // 600 ticks were due
+        #expect(first == 8)
+        #expect(clock.skippedTicks == 592)
+        let next = clock.due(nowNs: 10_000_000_000 + 16_700_000)
+        #expect(next == 1)
+    }
+}
