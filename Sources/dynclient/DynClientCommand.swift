@@ -36,6 +36,7 @@ struct DynClientCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
+        Self.unblockHandledSignals()
         let address: SocketAddress
         do {
             address = try SocketAddress(host: host, port: port)
@@ -57,6 +58,17 @@ struct DynClientCommand: ParsableCommand {
         loop.closeAllHandles()
         _ = loop.close()
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// A parent may start us with signals blocked (Foundation's `Process` passes on its thread's mask, in
+    /// which nearly everything is blocked). The terminal is restored on these signals, so they must arrive.
+    static func unblockHandledSignals() {
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH] + TerminalRestore.crashSignals {
+            sigaddset(&handled, signal)
+        }
+        sigprocmask(SIG_UNBLOCK, &handled, nil)
     }
 
     static func environment() -> [String: String] {

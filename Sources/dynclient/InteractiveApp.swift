@@ -44,7 +44,7 @@ final class InteractiveApp {
         input = try TTYHandle(loop: loop, fd: 0, readable: true)
         session = TerminalSession(input: input)
         status = StatusInfo(address: link.address.description)
-        size = (try? input.windowSize()) ?? (80, 24)
+        size = Self.usableSize((try? input.windowSize()) ?? (0, 0))
     }
 
     /// Runs until the user quits or the connection is given up; returns the exit code.
@@ -166,6 +166,11 @@ final class InteractiveApp {
         link.send(ClientMessage(id: id, command).encoded())
     }
 
+    /// A terminal that reports no size (some pseudo-terminals start at 0 x 0) is drawn as 80 x 24.
+    static func usableSize(_ reported: (columns: Int, rows: Int)) -> (columns: Int, rows: Int) {
+        reported.columns > 0 && reported.rows > 0 ? reported : (80, 24)
+    }
+
     private static func clockMs() -> Double { Double(EventLoop.hrtimeNs) / 1_000_000 }
 
     // MARK: input
@@ -221,7 +226,7 @@ final class InteractiveApp {
     // MARK: terminal events
 
     private func resized() {
-        if let fresh = try? input.windowSize(), fresh.columns > 0, fresh.rows > 0 { size = fresh }
+        if let fresh = try? input.windowSize() { size = Self.usableSize(fresh) }
         previousFrame = nil
         render()
     }
