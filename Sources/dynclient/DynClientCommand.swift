@@ -1,0 +1,86 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import NetProtocol
+
+/// `dynclient`: the terminal client of SPEC Part C. Interactive when stdin and stdout are terminals and
+/// `--headless` is not given; headless (JSON lines out, commands in) otherwise.
+@main
+struct DynClientCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dynclient",
+        abstract: "Watch and play with a shared dyn world in the terminal.",
+        discussion: "Headless input lines: \(ShortCommand.usage)")
+
+    @Option(help: "Server address (an IP literal or localhost).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Server port.")
+    var port = 7700
+
+    @Option(help: "Name shown next to your drags (default: $USER).")
+    var name: String?
+
+    @Option(help: "Token for a server started with --token (or --admin-token).")
+    var token: String?
+
+    @Flag(help: "Print server messages as JSON lines and send stdin lines as commands.")
+    var headless = false
+
+    @Option(help: "Headless: milliseconds to stay after stdin ends.")
+    var linger: UInt64 = 500
+
+    @Flag(help: "Exit with status 1 when the server goes away instead of reconnecting.")
+    var noReconnect = false
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        Self.unblockHandledSignals()
+        let address: SocketAddress
+        do {
+            address = try SocketAddress(host: host, port: port)
+        } catch {
+            throw ValidationError("cannot use \(host):\(port): \(error.message)")
+        }
+        let loop = try EventLoop()
+        let environment = Self.environment()
+        let link = ServerLink(loop: loop, address: address, name: name ?? environment["USER"] ?? "dynclient",
+                              token: token, reconnects: !noReconnect)
+        let code: Int32
+        if headless || !isTerminal(0) || !isTerminal(1) {
+            code = HeadlessApp(loop: loop, link: link, lingerMs: linger).run()
+        } else {
+            code = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment)).run()
+        }
+        // Let close callbacks (and a headless flush) finish so the loop closes cleanly.
+        loop.run()
+        loop.closeAllHandles()
+        _ = loop.close()
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// A parent may start us with signals blocked (Foundation's `Process` passes on its thread's mask, in
+    /// which nearly everything is blocked). The terminal is restored on these signals, so they must arrive.
+    static func unblockHandledSignals() {
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH] + TerminalRestore.crashSignals {
+            sigaddset(&handled, signal)
+        }
+        sigprocmask(SIG_UNBLOCK, &handled, nil)
+    }
+
+    static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return result
+    }
+}

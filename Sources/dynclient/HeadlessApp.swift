@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NetProtocol
+
+/// The headless client for scripts and tests: server lines out, commands in.
+///
+/// Guarantees: every line the server sends is written to stdout as received, one line each, whatever it
+/// is (unknown messages included); stdin lines are sent in order once connected (short syntax translated,
+/// raw JSON as is, `wait MS` holding back the lines after it); a bad short-syntax line is reported on
+/// stderr with its line number and skipped; `--linger` ms after stdin has ended and every line has been
+/// handled, the client exits 0. With `--no-reconnect`, losing the server exits 1.
+final class HeadlessApp {
+    private let loop: EventLoop
+    private let link: ServerLink
+    private let lingerMs: UInt64
+    private let reader = StdinReader()
+    private var framer = LineFramer(maxLineBytes: 1 << 20)
+    private var queue: [String] = []
+    private var lineNumber = 0
+    private var inputEnded = false
+    private var waitUntilMs: UInt64 = 0
+    private var pollTimer: UVTimer?
+    private var lingerTimer: UVTimer?
+    private var watchers: [SignalWatcher] = []
+    private var exitCode: Int32 = 0
+    private var finished = false
+
+    static let pollIntervalMs: UInt64 = 10
+
+    init(loop: EventLoop, link: ServerLink, lingerMs: UInt64) {
+        self.loop = loop
+        self.link = link
+        self.lingerMs = lingerMs
+    }
+
+    func run() -> Int32 {
+        do {
+            let timer = try UVTimer(loop: loop)
+            try timer.start(afterMs: 0, repeatMs: Self.pollIntervalMs) { [weak self] in self?.poll() }
+            pollTimer = timer
+            for signal in [SIGINT, SIGTERM, SIGHUP] {
+                watchers.append(try SignalWatcher(loop: loop, signal: signal) { [weak self] _ in self?.finish(code: 0) })
+            }
+        } catch {
+            FDWriter.writeAll(2, Array("dynclient: \(error)\n".utf8))
+            return 1
+        }
+        link.onLine = { [weak self] line in self?.serverLine(line) }
+        link.onDown = { [weak self] down in self?.linkDown(down) }
+        link.onUp = { [weak self] in self?.sendQueued() }
+        link.start()
+        loop.run()
+        return exitCode
+    }
+
+    private func serverLine(_ line: UnsafeRawBufferPointer) {
+        var bytes = [UInt8](line)
+        bytes.append(0x0A)
+        if !FDWriter.writeAll(1, bytes) { finish(code: 1) }
+    }
+
+    private func linkDown(_ down: ServerLink.Down) {
+        if let retry = down.retryInMs {
+            FDWriter.writeAll(2, Array("dynclient: \(down.reason); reconnecting in \(retry) ms\n".utf8))
+        } else {
+            FDWriter.writeAll(2, Array("dynclient: \(down.reason)\n".utf8))
+            finish(code: 1)
+        }
+    }
+
+    /// Reads what stdin has, then sends what may be sent.
+    private func poll() {
+        // A bounded number of reads per tick, so an endless fast pipe cannot starve the loop.
+        reading: for _ in 0..<16 where !inputEnded {
+            switch reader.readAvailable() {
+            case let .data(bytes):
+                framer.feed(bytes) { event in self.framed(event) }
+            case .end:
+                inputEnded = true
+                // A last line without its newline still counts.
+                framer.feed([0x0A]) { event in self.framed(event) }
+            case .idle:
+                break reading
+            }
+        }
+        sendQueued()
+    }
+
+    private func framed(_ event: LineFramer.Event) {
+        lineNumber += 1
+        switch event {
+        case let .line(line): queue.append(String(decoding: line, as: UTF8.self))
+        case .tooLong: FDWriter.writeAll(2, Array("dynclient: stdin line \(lineNumber) is too long, skipped\n".utf8))
+        }
+    }
+
+    private func sendQueued() {
+        guard !finished else { return }
+        loop.updateTime()
+        while link.isConnected, !queue.isEmpty, loop.nowMs >= waitUntilMs {
+            let line = queue.removeFirst()
+            do throws(ShortCommandError) {
+                switch try ShortCommand.parse(line, pingTime: Double(EventLoop.hrtimeNs) / 1_000_000) {
+                case let .send(bytes): link.send(bytes)
+                case let .wait(milliseconds): waitUntilMs = loop.nowMs + milliseconds
+                case .nothing: break
+                }
+            } catch {
+                FDWriter.writeAll(2, Array("dynclient: \(error) (skipped: \(line))\n".utf8))
+            }
+        }
+        if inputEnded, queue.isEmpty, loop.nowMs >= waitUntilMs, lingerTimer == nil { startLinger() }
+    }
+
+    private func startLinger() {
+        pollTimer?.close()
+        pollTimer = nil
+        do {
+            let timer = try UVTimer(loop: loop)
+            try timer.start(afterMs: lingerMs) { [weak self] in self?.finish(code: 0) }
+            lingerTimer = timer
+        } catch {
+            finish(code: 0)
+        }
+    }
+
+    private func finish(code: Int32) {
+        guard !finished else { return }
+        finished = true
+        exitCode = code
+        link.shutdown(flushing: true)
+        pollTimer?.close()
+        lingerTimer?.close()
+        watchers.forEach { $0.close() }
+        loop.stop()
+    }
+}

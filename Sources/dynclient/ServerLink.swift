@@ -1,0 +1,123 @@
+import NetProtocol
+
+/// The client's connection to the server, with framing, the `hello`, and reconnection.
+///
+/// Guarantees: every connection starts by sending `hello` (name, token, protocol 1) before anything else;
+/// complete lines (up to 16 MiB, enough for a 1000-item snapshot many times over) reach `onLine` in order,
+/// split however TCP delivered them; when the connection fails or ends, `onDown` is told once, and with
+/// reconnecting on a new attempt follows after the `ReconnectBackoff` delay (reset by `markHealthy()`,
+/// which the owner calls when a `welcome` arrives); `send` drops bytes while no connection is up (the caller
+/// knows from `isConnected`); `shutdown()` closes everything and nothing is called back afterwards.
+final class ServerLink {
+    /// Why the link went down and what happens next.
+    struct Down {
+        var reason: String
+        /// Milliseconds until the next attempt; nil when not reconnecting.
+        var retryInMs: UInt64?
+        var attempt: Int
+    }
+
+    let loop: EventLoop
+    let address: SocketAddress
+    let hello: [UInt8]
+    let reconnects: Bool
+    var onUp: (() -> Void)?
+    var onLine: ((UnsafeRawBufferPointer) -> Void)?
+    var onDown: ((Down) -> Void)?
+
+    private var connection: TCPConnection?
+    private var framer = LineFramer(maxLineBytes: 16 << 20)
+    private var backoff = ReconnectBackoff()
+    private var retryTimer: UVTimer?
+    private var stopped = false
+    private(set) var isConnected = false
+
+    init(loop: EventLoop, address: SocketAddress, name: String?, token: String?, reconnects: Bool) {
+        self.loop = loop
+        self.address = address
+        self.reconnects = reconnects
+        hello = ClientMessage(.hello(name: name, token: token, protocolVersion: 1)).encoded()
+    }
+
+    func start() { connect() }
+
+    func markHealthy() { backoff.reset() }
+
+    func send(_ bytes: [UInt8]) {
+        guard isConnected, let connection else { return }
+        connection.write(bytes)
+    }
+
+    /// Closes the link for good; `flushing` first sends what is queued (at most `flushTimeoutMs` later).
+    func shutdown(flushing: Bool = false) {
+        stopped = true
+        isConnected = false
+        retryTimer?.close()
+        retryTimer = nil
+        if flushing { connection?.closeAfterFlush(timeoutMs: Self.flushTimeoutMs) } else { connection?.close() }
+        connection = nil
+    }
+
+    static let flushTimeoutMs: UInt64 = 1000
+
+    private func connect() {
+        guard !stopped else { return }
+        let fresh: TCPConnection
+        do {
+            fresh = try TCPConnection(loop: loop)
+        } catch {
+            wentDown("cannot create a socket: \(error)")
+            return
+        }
+        connection = fresh
+        framer = LineFramer(maxLineBytes: 16 << 20)
+        fresh.connect(to: address) { [weak self, weak fresh] error in
+            guard let self, let fresh, fresh === self.connection, !self.stopped else { return }
+            if let error {
+                self.wentDown("cannot connect (\(error.name))")
+                return
+            }
+            self.connected(fresh)
+        }
+    }
+
+    private func connected(_ fresh: TCPConnection) {
+        fresh.setNoDelay(true)
+        do {
+            try fresh.startReading(onData: { [weak self] bytes in
+                guard let self else { return }
+                self.framer.feed(bytes) { event in
+                    if case let .line(line) = event, !self.stopped { self.onLine?(line) }
+                }
+            }, onEnd: { [weak self] error in
+                self?.wentDown(error.map { "connection lost: \($0.name)" } ?? "server gone")
+            })
+        } catch {
+            wentDown("cannot read from \(address): \(error.name)")
+            return
+        }
+        isConnected = true
+        fresh.write(hello)
+        onUp?()
+    }
+
+    private func wentDown(_ reason: String) {
+        guard !stopped else { return }
+        isConnected = false
+        connection?.close()
+        connection = nil
+        guard reconnects else {
+            onDown?(Down(reason: reason, retryInMs: nil, attempt: backoff.attempt))
+            return
+        }
+        let delay = backoff.nextDelayMs()
+        onDown?(Down(reason: reason, retryInMs: delay, attempt: backoff.attempt))
+        guard !stopped else { return }
+        if retryTimer == nil { retryTimer = try? UVTimer(loop: loop) }
+        do {
+            try retryTimer?.start(afterMs: delay) { [weak self] in self?.connect() }
+        } catch {
+            onDown?(Down(reason: "cannot schedule a reconnect: \(error.name)", retryInMs: nil, attempt: backoff.attempt))
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import NetProtocol
+import Testing
+@testable import dynclient
+
+@Suite struct InteractionTests {
+    // 100 x 31 terminal: the world area is 100 x 30, so cell (50, 15) is world (405, 310), on the box (id 1).
+    let world = Fixtures.world()
+    var viewport: Viewport { SceneRenderer.viewport(world: world, columns: 100, rows: 31)! }
+
+    private func mouse(_ kind: MouseEvent.Kind, _ button: MouseButton, _ column: Int, _ row: Int) -> InputEvent {
+        .mouse(MouseEvent(kind: kind, button: button, column: column, row: row))
+    }
+
+    private func run(_ events: [InputEvent], on interaction: inout Interaction) -> [UIAction] {
+        events.flatMap { interaction.handle($0, world: world, viewport: viewport, poses: world.poses(atMs: 1000)) }
+    }
+
+    @Test func clickWithoutMovingTapsAtTheCellsWorldPoint() {
+        var interaction = Interaction()
+        let actions = run([mouse(.press, .left, 10, 2), mouse(.release, .left, 10, 2)], on: &interaction)
+        #expect(actions == [.send(.tap(x: 5, y: 50, body: nil, mode: .continuous))])
+        #expect(interaction.selected == nil)
+    }
+
+    @Test func pressOnAnItemAndMoveDragsItThenReleaseEnds() {
+        var interaction = Interaction()
+        let actions = run([mouse(.press, .left, 50, 15), mouse(.motion, .left, 50, 15), mouse(.motion, .left, 55, 15),
+                           mouse(.motion, .left, 60, 16), mouse(.release, .left, 60, 16)], on: &interaction)
+        #expect(actions == [
+            .send(.drag(phase: .begin, x: 405, y: 310, body: 1)),
+            .send(.drag(phase: .move, x: 455, y: 310, body: nil)),
+            .send(.drag(phase: .move, x: 505, y: 330, body: nil)),
+            .send(.drag(phase: .end, x: nil, y: nil, body: nil)),
+        ])
+        #expect(interaction.selected == 1)
+        #expect(!interaction.isDragging)
+    }
+
+    @Test func pressOnEmptySpaceAndMoveDoesNothing() {
+        var interaction = Interaction()
+        #expect(run([mouse(.press, .left, 10, 2), mouse(.motion, .left, 12, 3), mouse(.release, .left, 12, 3)],
+                    on: &interaction).isEmpty)
+    }
+
+    @Test func rightClickSnapsTheSelectedItem() {
+        var interaction = Interaction()
+        #expect(run([mouse(.press, .right, 10, 2)], on: &interaction) == [.notice("select an item first (Tab or click)")])
+        _ = run([.key(.tab)], on: &interaction)
+        #expect(interaction.selected == 1)
+        #expect(run([mouse(.press, .right, 10, 2), mouse(.release, .right, 10, 2)], on: &interaction)
+            == [.send(.snap(body: 1, x: 5, y: 50, damping: nil))])
+    }
+
+    @Test func tabAndShiftTabCycleThroughItemsInIdOrder() {
+        var interaction = Interaction()
+        var seen: [Int?] = []
+        for key in [Key.tab, .tab, .tab, .backTab] {
+            _ = run([.key(key)], on: &interaction)
+            seen.append(interaction.selected)
+        }
+        #expect(seen == [1, 2, 1, 2])
+    }
+
+    @Test func cursorKeysMoveOneCellAndTapAtTheCursor() {
+        var interaction = Interaction()
+        // The cursor starts at the centre (400, 300); one cell is 10 pt across and 20 pt down.
+        _ = run([.key(.right), .key(.character("l")), .key(.down), .key(.character("k")), .key(.character("k"))],
+                on: &interaction)
+        #expect(interaction.cursorPoint(world: world) == Point(420, 280))
+        #expect(run([.key(.enter)], on: &interaction) == [.send(.tap(x: 420, y: 280, body: nil, mode: .continuous))])
+        #expect(run([.key(.character("t"))], on: &interaction) == [.send(.tap(x: 420, y: 280, body: nil, mode: .continuous))])
+    }
+
+    @Test func cursorStaysInsideTheWorld() {
+        var interaction = Interaction()
+        _ = run(Array(repeating: .key(.character("H")), count: 20), on: &interaction)
+        #expect(interaction.cursorPoint(world: world) == Point(0, 300))
+    }
+
+    @Test func keyboardDragFollowsTheCursorAndEndsWithDOrEscape() {
+        var interaction = Interaction()
+        #expect(run([.key(.character("d")), .key(.left)], on: &interaction) == [
+            .send(.drag(phase: .begin, x: 400, y: 300, body: nil)),
+            .send(.drag(phase: .move, x: 390, y: 300, body: nil)),
+        ])
+        #expect(run([.key(.character("d"))], on: &interaction) == [.send(.drag(phase: .end, x: nil, y: nil, body: nil))])
+        _ = run([.key(.character("d"))], on: &interaction)
+        #expect(run([.key(.escape)], on: &interaction) == [.send(.drag(phase: .end, x: nil, y: nil, body: nil))])
+        #expect(run([.key(.escape)], on: &interaction).isEmpty)
+    }
+
+    @Test func rejectedDragBeginForgetsTheDrag() {
+        var interaction = Interaction()
+        _ = run([.key(.character("d"))], on: &interaction)
+        interaction.dragRejected()
+        #expect(run([.key(.left)], on: &interaction).isEmpty)
+    }
+
+    @Test func gravityTurnsAQuarterAndSceneReloads() {
+        var interaction = Interaction()
+        #expect(run([.key(.character("g"))], on: &interaction) == [.send(.gravity(.angle(Double.pi, magnitude: 1)))])
+        #expect(Interaction.quarterTurn(Double.pi) == -Double.pi / 2)
+        #expect(run([.key(.character("r"))], on: &interaction) == [.send(.scene(name: "default"))])
+    }
+
+    @Test func snapKeyNeedsASelection() {
+        var interaction = Interaction()
+        #expect(run([.key(.character("s"))], on: &interaction) == [.notice("select an item first (Tab or click)")])
+        _ = run([.key(.backTab)], on: &interaction)
+        #expect(run([.key(.character("s"))], on: &interaction) == [.send(.snap(body: 2, x: 400, y: 300, damping: nil))])
+    }
+
+    @Test func quitEndsAnOpenDragFirst() {
+        var interaction = Interaction()
+        #expect(run([.key(.character("q"))], on: &interaction) == [.quit])
+        _ = run([.key(.character("d"))], on: &interaction)
+        #expect(run([.key(.control(3))], on: &interaction) == [.send(.drag(phase: .end, x: nil, y: nil, body: nil)), .quit])
+        #expect(run([.key(.control(0x1A))], on: &interaction) == [.suspend])
+    }
+
+    @Test func helpOverlaySwallowsTheNextKey() {
+        var interaction = Interaction()
+        _ = run([.key(.character("?"))], on: &interaction)
+        #expect(interaction.showHelp)
+        #expect(run([.key(.enter)], on: &interaction).isEmpty)
+        #expect(!interaction.showHelp)
+    }
+}

@@ -1,0 +1,69 @@
+import NetProtocol
+import Testing
+@testable import dynclient
+
+@Suite struct SceneRendererTests {
+    let status = StatusInfo(address: "127.0.0.1:7700", connection: .connected, clientID: 7)
+
+    private func render(_ world: WorldModel, interaction: Interaction = Interaction()) -> ScreenFrame {
+        SceneRenderer.render(world: world, poses: world.poses(atMs: 1000), interaction: interaction, status: status,
+                             columns: 100, rows: 31)
+    }
+
+    @Test func theBoxIsFilledInItsColourAroundItsCentre() {
+        let frame = render(Fixtures.world())
+        // Box (350...450, 250...350) covers cells 45...54 across and 13...17 down; (50, 15) is the cursor.
+        #expect(frame[47, 14] == Cell(scalar: Unicode.Scalar(0x28FF)!, style: CellStyle(foreground: RGB(255, 0, 0))))
+        #expect(frame[52, 16].scalar == Unicode.Scalar(0x28FF)!)
+        #expect(frame[44, 15] == .blank)
+        #expect(frame[50, 15] == Cell(scalar: "+", style: CellStyle(bold: true, reverse: true)))
+    }
+
+    @Test func movingTheBoxMovesItsCells() {
+        let frame = render(Fixtures.world(boxX: 600))
+        #expect(frame[67, 14].style.foreground == RGB(255, 0, 0))
+        #expect(frame[47, 14] == .blank)
+    }
+
+    @Test func worldBoundsAndStatusLineAreDrawn() {
+        let frame = render(Fixtures.world())
+        #expect(frame[10, 5].scalar == Unicode.Scalar(0x2847)!)
+        #expect(frame[89, 5].scalar == Unicode.Scalar(0x28B8)!)
+        #expect(frame.text(row: 30).hasPrefix(" dyn 127.0.0.1:7700 | client 7 | tick - |"))
+        #expect(frame[0, 30].style.reverse)
+    }
+
+    @Test func dragsAreLinesToTheGrabPointLabelledWithTheName() {
+        var world = WorldModel()
+        world.apply(welcome: Fixtures.welcome)
+        world.apply(scene: Fixtures.scene)
+        let drag = DragInfo(client: 3, name: "ann", body: 1, x: 100, y: 300, offset: Point(-50, 0))
+        world.apply(snapshot: Fixtures.snapshot(tick: 2, drags: [drag]), arrivalMs: 1000)
+        let frame = render(world)
+        // Anchor (100, 300) is cell (20, 15): the label starts one cell to its right.
+        #expect(frame.text(row: 15).contains("ann"))
+        #expect(frame[21, 15].scalar == "a")
+        #expect(frame[30, 15].style.foreground == SceneRenderer.dragColor)
+    }
+
+    @Test func selectedItemIsOutlinedInWhite() {
+        var interaction = Interaction()
+        _ = interaction.handle(.key(.tab), world: Fixtures.world(), viewport: nil, poses: [:])
+        let frame = render(Fixtures.world(), interaction: interaction)
+        #expect(frame[45, 14].style.foreground == SceneRenderer.selectionColor)
+        #expect(frame[47, 14].style.foreground == RGB(255, 0, 0))
+    }
+
+    @Test func tinyTerminalAsksForRoom() {
+        let frame = SceneRenderer.render(world: Fixtures.world(), poses: [:], interaction: Interaction(), status: status,
+                                         columns: 19, rows: 10)
+        #expect(frame.text(row: 0).hasPrefix("terminal too small"))
+    }
+
+    @Test func helpOverlayShowsTheKeys() {
+        var interaction = Interaction()
+        _ = interaction.handle(.key(.character("?")), world: Fixtures.world(), viewport: nil, poses: [:])
+        let frame = render(Fixtures.world(), interaction: interaction)
+        #expect((0..<30).contains { frame.text(row: $0).contains("q or Ctrl-C       quit") })
+    }
+}
