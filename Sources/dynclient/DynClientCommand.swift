@@ -49,9 +49,11 @@ struct DynClientCommand: ParsableCommand {
                               token: token, reconnects: !noReconnect)
         let code: Int32
         if headless || !isTerminal(0) || !isTerminal(1) {
-            code = HeadlessApp(loop: loop, link: link, lingerMs: linger).run()
+            let app = HeadlessApp(loop: loop, link: link, lingerMs: linger)
+            code = withExtendedLifetime(app) { app.run() }
         } else {
-            code = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment)).run()
+            let app = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment))
+            code = withExtendedLifetime(app) { app.run() }
         }
         // Let close callbacks (and a headless flush) finish so the loop closes cleanly.
         loop.run()
