@@ -66,5 +66,20 @@ extension EndToEnd {
             #expect(try watcher.snapshotsAfterNow(for: 0.3).allSatisfy { $0.drags.isEmpty })
             _ = server
         }
+
+        @Test func dragEndsWhenItsItemIsRemoved() throws {
+            let server = try ServerProcess(["--scene", "push"])
+            let dragger = try server.connect(), remover = try server.connect()
+            let body = try #require(dragger.join().scene?.bodies.first?.id)
+            _ = try #require(remover.join().scene)
+            _ = try #require(try dragger.ack(#"{"type":"drag","id":1,"phase":"begin","x":400,"y":300}"#, id: 1))
+            #expect(remover.nextSnapshot { !$0.drags.isEmpty } != nil)
+            _ = try #require(try remover.ack(#"{"type":"remove","id":2,"body":\#(body)}"#, id: 2))
+            let after = try remover.snapshotsAfterNow(for: 0.3)
+            #expect(!after.isEmpty && after.allSatisfy { $0.drags.isEmpty && $0.bodies.isEmpty })
+            let move = try dragger.error(#"{"type":"drag","id":3,"phase":"move","x":500,"y":300}"#, id: .int(3))
+            #expect(move?.code == .notDragging)
+            _ = server
+        }
     }
 }

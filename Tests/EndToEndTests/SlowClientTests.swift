@@ -43,6 +43,29 @@ extension EndToEnd {
             _ = server
         }
 
+        @Test func clientStuckLongerThanTheStallTimeoutIsDisconnected() throws {
+            let server = try ServerProcess(["--scene", "empty", "--rate", "100000", "--burst", "100000",
+                                            "--tick-hz", "30", "--snapshot-hz", "30", "--stall-timeout", "1"])
+            let reader = try server.connect()
+            _ = try #require(reader.join().scene)
+            try fillWorld(reader)
+            let sleeper = try LineClient(port: server.port, receiveBufferBytes: 4096)
+            // The kernel buffers a few MB first; once it is full the outbox makes no progress, and after 1 s of
+            // that (checked every 250 ms) the client is dropped. The reader keeps reading all along.
+            var streamed = 0
+            let deadline = Date().addingTimeInterval(20)
+            while !server.stderr.contains("client 2 dropped: stuck"), Date() < deadline {
+                streamed += reader.snapshotTicks(for: 0.5).count
+            }
+            #expect(server.stderr.contains("client 2 dropped: stuck: no write progress"), "dropped with a logged reason")
+            #expect(streamed >= 20, "the reader kept receiving snapshots (\(streamed))")
+            let lines = sleeper.linesUntilClosed(timeout: 15)
+            #expect(sleeper.isClosedByPeer, "the stuck client's connection was closed")
+            #expect(lines.first?.hasPrefix(#"{"type":"welcome""#) == true)
+            #expect(try reader.currentTick() != nil, "the reader is still served")
+            #expect(!server.stderr.contains("client 1 dropped"))
+        }
+
         /// Spawns `bodyCount` items: all anchored but one that bounces between the walls forever (no gravity,
         /// elastic, colliding with the boundaries only), so the world never pauses and every snapshot carries
         /// 1000 bodies (~70 KB) while the physics stays cheap enough for a debug build on a shared machine.
