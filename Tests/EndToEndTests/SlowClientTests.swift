@@ -40,7 +40,7 @@ extension EndToEnd {
             let largestGap = zip(caughtUp, caughtUp.dropFirst()).map { $1 - $0 }.max() ?? 0
             #expect(largestGap > 30, "a jump of over a second of ticks where stale snapshots were replaced: \(caughtUp)")
             #expect(!sleeper.isClosedByPeer, "still connected: it was slow for less than the stall timeout")
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func clientStuckLongerThanTheStallTimeoutIsDisconnected() throws {
