@@ -12,7 +12,9 @@ extension Server {
 
     private func tickTimerRestart() throws {
         // One-shot timers re-armed from the clock: the schedule, not the timer, decides when ticks are due.
-        let delay = clock.msUntilNext(nowNs: EventLoop.hrtimeNs)
+        // Never 0: libuv (< 1.46) runs a timer re-armed with 0 from its own callback again in the same pass,
+        // so a server that falls behind would step forever without ever polling sockets or signals.
+        let delay = max(1, clock.msUntilNext(nowNs: EventLoop.hrtimeNs))
         try tickTimer?.start(afterMs: delay) { [unowned self] in self.onTickTimer() }
     }
 

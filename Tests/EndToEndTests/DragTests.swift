@@ -34,7 +34,7 @@ extension EndToEnd {
             let grab = Kinematics.worldPoint(of: state, offset: Point(10, -10))
             let gap = Kinematics.distance(grab, Point(550, 200))
             #expect(gap < 3, "grab point \(grab) is \(gap) pt from the anchor")
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func dragEndRemovesTheDragFromSnapshots() throws {
@@ -48,7 +48,7 @@ extension EndToEnd {
             let after = try client.snapshotsAfterNow(for: 0.5)
             #expect(!after.isEmpty)
             #expect(after.allSatisfy { $0.drags.isEmpty })
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func dragIsReleasedWhenItsClientResetsTheConnection() throws {
@@ -64,7 +64,22 @@ extension EndToEnd {
             let released = watcher.nextSnapshot(timeout: 5) { $0.drags.isEmpty }
             #expect(released != nil, "the vanished client's drag is gone")
             #expect(try watcher.snapshotsAfterNow(for: 0.3).allSatisfy { $0.drags.isEmpty })
-            _ = server
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func dragEndsWhenItsItemIsRemoved() throws {
+            let server = try ServerProcess(["--scene", "push"])
+            let dragger = try server.connect(), remover = try server.connect()
+            let body = try #require(dragger.join().scene?.bodies.first?.id)
+            _ = try #require(remover.join().scene)
+            _ = try #require(try dragger.ack(#"{"type":"drag","id":1,"phase":"begin","x":400,"y":300}"#, id: 1))
+            #expect(remover.nextSnapshot { !$0.drags.isEmpty } != nil)
+            _ = try #require(try remover.ack(#"{"type":"remove","id":2,"body":\#(body)}"#, id: 2))
+            let after = try remover.snapshotsAfterNow(for: 0.3)
+            #expect(!after.isEmpty && after.allSatisfy { $0.drags.isEmpty && $0.bodies.isEmpty })
+            let move = try dragger.error(#"{"type":"drag","id":3,"phase":"move","x":500,"y":300}"#, id: .int(3))
+            #expect(move?.code == .notDragging)
+            withExtendedLifetime(server) {}
         }
     }
 }

@@ -14,7 +14,7 @@ extension EndToEnd {
             try client.sendRaw(Array(#"{"type":"ping","t":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8) + [0x0A])
             #expect(client.nextError()?.code == .badJSON)
             try expectStillUsable(client)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func nonObjectMissingOrMistypedFieldIsBadMessageWithTheId() throws {
@@ -26,14 +26,14 @@ extension EndToEnd {
             let missing = try client.error(#"{"type":"snap","id":"m","x":1,"y":1}"#, id: .string("m"))
             #expect(missing?.code == .badMessage)
             try expectStillUsable(client)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func unknownTypeEchoesAStringId() throws {
             let (server, client) = try joined()
             let error = try client.error(#"{"type":"fly","id":"u-1"}"#, id: .string("u-1"))
             #expect(error?.code == .unknownType)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func overflowingLiteralAndOutOfRangeValuesAreBadValue() throws {
@@ -44,14 +44,14 @@ extension EndToEnd {
             #expect(try client.error(#"{"type":"spawn","id":9,"shape":"rect","width":-5,"height":5,"x":10,"y":10}"#, id: .int(9))?.code == .badValue)
             #expect(try client.error(#"{"type":"snap","id":10,"body":\#(body),"x":1,"y":1,"damping":1.5}"#, id: .int(10))?.code == .badValue)
             try expectStillUsable(client)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func commandOnAMissingBodyIsUnknownBody() throws {
             let (server, client) = try joined()
             #expect(try client.error(#"{"type":"push","id":11,"body":424242,"angle":0,"magnitude":1}"#, id: .int(11))?.code == .unknownBody)
             #expect(try client.error(#"{"type":"set","id":12,"body":424242,"friction":0.5}"#, id: .int(12))?.code == .unknownBody)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func tapOrDragWithNoItemAnywhereIsNoBody() throws {
@@ -60,14 +60,14 @@ extension EndToEnd {
             _ = client.join()
             #expect(try client.error(#"{"type":"tap","id":13,"x":100,"y":100}"#, id: .int(13))?.code == .noBody)
             #expect(try client.error(#"{"type":"drag","id":14,"phase":"begin","x":100,"y":100}"#, id: .int(14))?.code == .noBody)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func dragMoveOrEndWithoutBeginIsNotDragging() throws {
             let (server, client) = try joined()
             #expect(try client.error(#"{"type":"drag","id":15,"phase":"move","x":1,"y":1}"#, id: .int(15))?.code == .notDragging)
             #expect(try client.error(#"{"type":"drag","id":16,"phase":"end"}"#, id: .int(16))?.code == .notDragging)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func moreCommandsThanTheBucketAllowsAreRateLimited() throws {
@@ -90,7 +90,7 @@ extension EndToEnd {
             #expect(pongs.count + limited.count == 12, "every ping is answered once")
             #expect(Array(pongs.prefix(5)) == (1...5).map { MessageID.int($0) })
             #expect(limited.last == .int(12))
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func thirdClientOfTwoGetsOnlyServerFullAndIsClosed() throws {
@@ -109,7 +109,7 @@ extension EndToEnd {
             #expect(third.isClosedByPeer)
             // The two admitted clients are unaffected.
             #expect(try first.currentTick() != nil)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func helloWithAnotherProtocolVersionIsProtocolMismatch() throws {
@@ -118,7 +118,7 @@ extension EndToEnd {
             #expect(error?.code == .protocolMismatch)
             let ok = try client.request(#"{"type":"hello","id":18,"protocol":1,"name":"tester"}"#, id: .int(18))
             guard case .ack? = ok else { Issue.record("hello protocol 1 not acked: \(String(describing: ok))"); return }
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         // unauthorized, forbidden and line_too_long are covered in AuthTests and FramingTests.

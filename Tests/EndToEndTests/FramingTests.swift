@@ -30,7 +30,7 @@ extension EndToEnd {
                 return
             }
             #expect(fields.number("magnitude") == 0.5)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func manyLinesInOneWriteWithEmptyLinesAndCRLFAreEachAnswered() throws {
@@ -47,7 +47,7 @@ extension EndToEnd {
             #expect(ids == [.int(1), .int(2)])
             // Empty lines are ignored, not answered: nothing else comes.
             #expect(client.waitFor(timeout: 0.5) { if case .error = $0 { true } else { false } } == nil)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func oversizeLineIsDiscardedWithLineTooLongAndTheNextLineWorks() throws {
@@ -66,7 +66,7 @@ extension EndToEnd {
             }
             #expect(t == .number(7))
             #expect(client.waitFor(timeout: 0.3) { if case .pong(_, _, .string("big")) = $0 { true } else { false } } == nil)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func lineOfExactlyTheLimitIsAcceptedOneByteMoreIsNot() throws {
@@ -83,7 +83,7 @@ extension EndToEnd {
             }
             try client.send(over)
             #expect(client.nextError()?.code == .lineTooLong)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         /// A ping line of exactly `bytes` bytes (newline excluded).

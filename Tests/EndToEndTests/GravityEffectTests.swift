@@ -16,7 +16,7 @@ extension EndToEnd {
             let a = try #require(Kinematics.acceleration(of: body, in: snapshots, minSpan: 0.2))
             #expect(isClose(a.ay, 1000, within: 0.03), "ay \(a.ay)")
             #expect(abs(a.ax) < 1)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func gravityTurnedToPlusXAcceleratesAlongPlusX() throws {
@@ -32,7 +32,7 @@ extension EndToEnd {
             let a = try #require(Kinematics.acceleration(of: body, in: snapshots, minSpan: 0.2))
             #expect(isClose(a.ax, 1000, within: 0.03), "ax \(a.ax)")
             #expect(abs(a.ay) < 1)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func gravityMagnitudeHalfGives500PointsPerSecondSquaredDown() throws {
@@ -49,7 +49,7 @@ extension EndToEnd {
             let snapshots = try client.snapshotsAfterNow(for: 0.6).filter { ($0.body(body)?.y ?? 999) < 500 }
             let a = try #require(Kinematics.acceleration(of: body, in: snapshots, minSpan: 0.2))
             #expect(isClose(a.ay, 500, within: 0.03), "ay \(a.ay)")
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         private func spawnSquare(_ client: LineClient, x: Int, y: Int) throws -> Int {

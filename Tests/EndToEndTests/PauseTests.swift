@@ -25,7 +25,7 @@ extension EndToEnd {
             for (a, b) in zip(ticks, ticks.dropFirst()) {
                 #expect((60...62).contains(b - a), "keep-alive \(b - a) ticks after the previous one")
             }
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func clientJoiningAPausedWorldGetsTheCurrentSnapshotAtOnce() throws {
@@ -46,7 +46,7 @@ extension EndToEnd {
             }
             #expect(snapshot.paused)
             #expect(snapshot.tick <= tick)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func pingDoesNotResumeButASpawnDoes() throws {
@@ -63,7 +63,7 @@ extension EndToEnd {
             let next = try #require(client.nextSnapshot(timeout: 2))
             #expect(next.paused == false)
             #expect(next.body(body) != nil)
-            _ = server
+            withExtendedLifetime(server) {}
         }
     }
 }

@@ -26,7 +26,7 @@ extension EndToEnd {
             #expect(pongs[1].0 == .object([("a", .array([.number(1), .number(2)]))]) && pongs[1].2 == .string("obj"))
             #expect(pongs[2].0 == nil && pongs[2].2 == nil)
             #expect(pongs[0].1 <= pongs[1].1 && pongs[1].1 <= pongs[2].1)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func tickStrictlyIncreasesOnAConnectionAcrossASceneLoad() throws {
@@ -41,7 +41,7 @@ extension EndToEnd {
             #expect(ticks.count >= 30)
             #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $0 < $1 }, "ticks: \(ticks)")
             #expect(pong > first.tick)
-            _ = server
+            withExtendedLifetime(server) {}
         }
     }
 }

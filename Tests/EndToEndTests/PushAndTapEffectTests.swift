@@ -18,7 +18,7 @@ extension EndToEnd {
             let expected = 100 * 1 / Self.mass   // 156.25 pt/s
             #expect(isClose(state.vx, expected, within: 0.02), "vx \(state.vx), expected \(expected)")
             #expect(abs(state.vy) < 0.5)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func continuousPushByVectorAcceleratesAt100TimesMagnitudeOverMass() throws {
@@ -32,7 +32,7 @@ extension EndToEnd {
             let expected = -100 * 0.5 / Self.mass   // -78.125 pt/s²
             #expect(isClose(a.ay, expected, within: 0.05), "ay \(a.ay), expected \(expected)")
             #expect(abs(a.ax) < 1)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func tapAimsAtTheTapWithMagnitudeDistanceOver200AndPushesContinuously() throws {
@@ -52,7 +52,7 @@ extension EndToEnd {
             let last = try #require(snapshots.last?.body(body))
             let travelledTowardTap = (last.x - 400) * cos(angle) + (last.y - 300) * sin(angle)
             #expect(travelledTowardTap > 5, "moved \(travelledTowardTap) pt toward the tap")
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func instantaneousTapOnEmptySpacePicksTheNearestItemAndChangesItsVelocity() throws {
@@ -66,7 +66,7 @@ extension EndToEnd {
             let expected = -100 * 0.5 / Self.mass   // -78.125 pt/s
             #expect(isClose(state.vx, expected, within: 0.02), "vx \(state.vx), expected \(expected)")
             #expect(state.x < 400)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         /// Starts a server on the `push` scene and returns a joined client and the square's id.

@@ -27,7 +27,7 @@ extension EndToEnd {
             #expect(reached.time - start < 3, "settled after \(reached.time - start) s of simulated time")
             let later = try #require(client.lastSnapshot(after: 0.5)?.body(body))
             #expect(hypot(later.x - 200, later.y - 150) < 2, "stays there: (\(later.x), \(later.y))")
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func snapWithActiveFalseRemovesTheSnap() throws {
@@ -39,7 +39,7 @@ extension EndToEnd {
             let scenes = client.sceneCount
             _ = try #require(try client.ack(#"{"type":"snap","id":1,"body":\#(snap.body),"active":false}"#, id: 1))
             #expect(client.scene(after: scenes)?.snaps == [])
-            _ = server
+            withExtendedLifetime(server) {}
         }
     }
 }

@@ -23,7 +23,7 @@ extension EndToEnd {
             #expect(other.nextScene()?.bodies.map(\.id) == [body])
             let snapshot = try #require(other.nextSnapshot { $0.body(body) != nil })
             #expect(abs((snapshot.body(body)?.x ?? 0) - 200) < 1)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func setChangesPropertiesShownInTheNextScene() throws {
@@ -38,7 +38,7 @@ extension EndToEnd {
             #expect(after.elasticity == 0.75 && after.friction == 0.25 && after.density == 2)
             #expect(after.resistance == 3 && after.angularResistance == 4)
             #expect(after.allowsRotation == false && after.anchored == true)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func collisionModeShowsInTheNextScene() throws {
@@ -52,7 +52,7 @@ extension EndToEnd {
                 _ = try #require(try client.ack(#"{"type":"collision","id":\#(id),"mode":"\#(mode)"}"#, id: id))
                 #expect(client.scene(after: scenes)?.collisionMode.rawValue == mode)
             }
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func removedBodyLeavesSceneAndSnapshotsThenIsUnknown() throws {
@@ -71,7 +71,7 @@ extension EndToEnd {
             #expect(again?.code == .unknownBody)
             let tap = try client.error(#"{"type":"tap","id":3,"x":1,"y":1,"body":\#(gone)}"#, id: .int(3))
             #expect(tap?.code == .unknownBody)
-            _ = server
+            withExtendedLifetime(server) {}
         }
 
         @Test func sceneLoadSendsTheNewSceneWithIdsNeverReused() throws {
@@ -95,7 +95,7 @@ extension EndToEnd {
             }
             let unknown = try client.error(#"{"type":"scene","id":9,"name":"nowhere"}"#, id: .int(9))
             #expect(unknown?.code == .badValue)
-            _ = server
+            withExtendedLifetime(server) {}
         }
     }
 }

@@ -23,6 +23,7 @@ extension EndToEnd {
                 ids.insert(welcome.client)
             }
             #expect(ids.count == 3, "each client has its own id")
+            withExtendedLifetime(server) {}
         }
 
         @Test func threeClientsGetSceneThenSnapshotsWithEqualTicksAndBodies() throws {
@@ -52,6 +53,7 @@ extension EndToEnd {
             }
             let sceneIDs = Set(scenes[0].bodies.map(\.id))
             #expect(Set(streams[0].last?.bodies.map(\.id) ?? []) == sceneIDs, "snapshot bodies are the scene's bodies")
+            withExtendedLifetime(server) {}
         }
 
         private func welcomeID(_ line: String) -> String {
