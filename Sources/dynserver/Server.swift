@@ -85,6 +85,8 @@ final class Server {
             return
         }
         connection.setNoDelay(true)
+        // Keep the kernel's queue short so a slow client's backlog stays where snapshots can be superseded.
+        try? connection.setSendBufferSize(Int32(config.sendBufferBytes))
         if sessions.count >= config.maxClients {
             log.notice("refused \(connection.peer?.description ?? "?"): server full (\(config.maxClients) clients)")
             let full = ProtocolError(.serverFull, "server is full (\(config.maxClients) clients)")

@@ -43,6 +43,14 @@ public final class TCPConnection: StreamHandle {
 
     public func setNoDelay(_ on: Bool) { uv_tcp_nodelay(tcp, on ? 1 : 0) }
 
+    /// Sets the kernel's send buffer (Linux doubles the value). A small buffer keeps unsent data in our own
+    /// queue, where a newer `latestOnly` write can still replace it, instead of megabytes deep in the kernel.
+    public func setSendBufferSize(_ bytes: Int32) throws(UVError) {
+        var value = bytes
+        try uvCheck(uv_send_buffer_size(UnsafeMutableRawPointer(tcp).assumingMemoryBound(to: uv_handle_t.self), &value),
+                    "uv_send_buffer_size")
+    }
+
     /// The remote address, when the socket is connected.
     public var peer: SocketAddress? {
         var storage = sockaddr_storage()

@@ -105,7 +105,7 @@ public struct SnapInfo: Equatable, Sendable {
     }
 }
 
-/// The gravity behavior as sent in `scene`: unit-free direction (dx, dy) and magnitude (1 = 1000 pt/s²).
+/// The gravity behavior as sent in `scene`: the gravity vector (dx, dy), whose length is `magnitude` (1 = 1000 pt/s²).
 public struct GravityInfo: Equatable, Sendable {
     public var dx: Double
     public var dy: Double
