@@ -8,7 +8,7 @@ struct TickClock {
     private var skipped: UInt64 = 0
     private(set) var ticks: UInt64 = 0
 
-    init(hz: Double, startNs: UInt64, maxCatchUp: UInt64 = 8) {
+    init(hz: Double, startNs: UInt64, maxCatchUp: UInt64 = 30) {
         self.hz = hz
         self.startNs = startNs
         self.maxCatchUp = maxCatchUp
