@@ -1,0 +1,183 @@
+import Foundation
+import NetProtocol
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking POSIX TCP client that speaks line-delimited JSON, for driving a real `dynserver` from tests.
+///
+/// Guarantees: lines of any length are reassembled (scenes and snapshots can exceed 64 KB); a trailing `\r` is
+/// stripped; every wait is bounded by its timeout and returns nil when nothing came (or the server closed the
+/// connection, after which `isClosedByPeer` is true); writes never raise SIGPIPE; the socket is closed when
+/// the object goes away.
+final class LineClient {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// True once the server closed the connection (read returned 0 or an error).
+    private(set) var isClosedByPeer = false
+    /// The newest `scene` this client has read, also when a wait skipped over it.
+    private(set) var lastScene: SceneInfo?
+    /// How many `scene` messages this client has read so far.
+    private(set) var sceneCount = 0
+
+    /// Connects to `127.0.0.1:port`. `receiveBufferBytes` shrinks the kernel receive buffer (set before
+    /// connecting, so the window is small from the first byte) to make a client that never reads stall early.
+    init(port: UInt16, receiveBufferBytes: Int32? = nil) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EndToEndError("socket() failed: errno \(errno)") }
+        if let size = receiveBufferBytes {
+            var value = size
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard rc == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw EndToEndError("connect to 127.0.0.1:\(port) failed: errno \(code)")
+        }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    // MARK: sending
+
+    /// Sends raw bytes exactly as given (no newline added).
+    func sendRaw(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw EndToEndError("send failed: errno \(errno)")
+            }
+            offset += n
+        }
+    }
+
+    /// Sends one line; the newline is added.
+    func send(_ line: String) throws {
+        try sendRaw(Array((line + "\n").utf8))
+    }
+
+    /// Sends one encoded client message.
+    func send(_ message: ClientMessage) throws {
+        try sendRaw(message.encoded())
+    }
+
+    // MARK: receiving
+
+    /// The next line without its newline (and `\r`), or nil after `timeout` seconds or when the server closed.
+    func nextLine(timeout: Double = 5) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let line = popLine() { return line }
+            if isClosedByPeer { return nil }
+            let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, remaining)
+            if ready < 0, errno == EINTR { continue }
+            if ready <= 0 { return nil }
+            fill()
+        }
+    }
+
+    /// The next server message; lines that are not a valid server message are recorded as test issues
+    /// and skipped.
+    func next(timeout: Double = 5) -> ServerMessage? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let line = nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if let message = ServerMessage.decode(line) {
+                if case let .scene(scene) = message {
+                    lastScene = scene
+                    sceneCount += 1
+                }
+                return message
+            }
+            Issue.record("undecodable server line: \(line.prefix(300))")
+        }
+        return nil
+    }
+
+    /// Skips messages until one satisfies `predicate`; nil if none did within `timeout` seconds.
+    func waitFor(timeout: Double = 5, _ predicate: (ServerMessage) -> Bool) -> ServerMessage? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let message = next(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if predicate(message) { return message }
+        }
+        return nil
+    }
+
+    /// Every snapshot received during the next `seconds` (other messages are skipped).
+    func snapshots(for seconds: Double) -> [Snapshot] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var result: [Snapshot] = []
+        while let message = next(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if case let .snapshot(snapshot) = message { result.append(snapshot) }
+        }
+        return result
+    }
+
+    /// Every line received until the server closes the connection (or `timeout` seconds pass).
+    func linesUntilClosed(timeout: Double = 5) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines: [String] = []
+        while let line = nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) { lines.append(line) }
+        return lines
+    }
+
+    // MARK: closing
+
+    /// Aborts the connection: SO_LINGER 0 then close, so the server sees a reset, not an orderly FIN.
+    func reset() {
+        guard fd >= 0 else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close()
+    }
+
+    /// Closes the socket (orderly FIN).
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    private func popLine() -> String? {
+        guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        var end = newline
+        if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let line = String(decoding: buffer[start..<end], as: UTF8.self)
+        start = newline + 1
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        return line
+    }
+
+    private func fill() {
+        if start > 0, start > buffer.count / 2 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+        let n = chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+        if n > 0 {
+            buffer.append(contentsOf: chunk[0..<n])
+        } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+            isClosedByPeer = true
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// Issue 2's first slice: three clients of one server see the same world, tick for tick.
+    @Suite(.serialized)
+    struct ThreeClientsAgreeTests {
+        @Test func everyClientGetsWelcomeWithTheSpecFieldsFirst() throws {
+            let server = try ServerProcess()
+            let clients = try (0..<3).map { _ in try server.connect() }
+            var ids: Set<Int> = []
+            for client in clients {
+                let line = try #require(client.nextLine(timeout: 10))
+                // The exact wire shape of SPEC Part B's example, field for field.
+                #expect(line == "{\"type\":\"welcome\",\"protocol\":1,\"client\":\(welcomeID(line)),\"server\":\"dynserver 0.1.0\","
+                        + "\"world\":{\"width\":800,\"height\":600},\"tick_hz\":60,\"snapshot_hz\":30,\"auth_required\":false}")
+                guard case let .welcome(welcome)? = ServerMessage.decode(line) else {
+                    Issue.record("first line is not a welcome: \(line)")
+                    continue
+                }
+                #expect(welcome.protocolVersion == 1)
+                ids.insert(welcome.client)
+            }
+            #expect(ids.count == 3, "each client has its own id")
+        }
+
+        @Test func threeClientsGetSceneThenSnapshotsWithEqualTicksAndBodies() throws {
+            let server = try ServerProcess(["--scene", "default"])
+            let clients = try (0..<3).map { _ in try server.connect() }
+            var scenes: [SceneInfo] = []
+            for client in clients {
+                let joined = client.join()
+                #expect(joined.welcome != nil)
+                scenes.append(try #require(joined.scene, "scene follows welcome"))
+                #expect(joined.snapshot != nil, "a snapshot follows the scene")
+            }
+            #expect(scenes[0].name == "default")
+            #expect(scenes[0].bodies.count >= 10)
+            #expect(scenes[1] == scenes[0] && scenes[2] == scenes[0])
+
+            // The kernel buffers what a client does not read yet, so reading them one after another is fine.
+            let streams = clients.map { $0.snapshots(for: 1.5) }
+            let byTick = streams.map { Dictionary($0.map { ($0.tick, $0) }, uniquingKeysWith: { a, _ in a }) }
+            let common = Set(byTick[0].keys).intersection(byTick[1].keys).intersection(byTick[2].keys)
+            #expect(common.count >= 20, "30 Hz for 1.5 s gives ~45 snapshots; \(common.count) were common")
+            for tick in common.sorted() {
+                let a = byTick[0][tick]!, b = byTick[1][tick]!, c = byTick[2][tick]!
+                #expect(a.bodies == b.bodies && a.bodies == c.bodies, "tick \(tick): bodies differ")
+                #expect(a.time == b.time && a.time == c.time)
+                #expect(a.bodies.count == scenes[0].bodies.count)
+            }
+            let sceneIDs = Set(scenes[0].bodies.map(\.id))
+            #expect(Set(streams[0].last?.bodies.map(\.id) ?? []) == sceneIDs, "snapshot bodies are the scene's bodies")
+        }
+
+        private func welcomeID(_ line: String) -> String {
+            guard let range = line.range(of: "\"client\":") else { return "?" }
+            return String(line[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+}
