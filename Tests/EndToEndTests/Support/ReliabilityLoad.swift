@@ -97,6 +97,24 @@ final class RawSocket {
         return found
     }
 
+    /// Reads until `needle` has arrived; false after `timeout` seconds or when the peer closed.
+    func waitFor(_ needle: String, timeout: Double) -> Bool {
+        let pattern = Array(needle.utf8)
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            guard let found = drain(counting: [pattern], timeout: min(0.05, max(0, deadline.timeIntervalSinceNow))) else { return false }
+            if found[0] > 0 { return true }
+        } while Date() < deadline
+        return false
+    }
+
+    /// Sends a `ping` with a fresh id and waits for the `pong` that echoes it.
+    func answersPing(timeout: Double) -> Bool {
+        let id = "raw-\(UInt32.random(in: 0...UInt32.max))"
+        guard send(Array(#"{"type":"ping","id":"\#(id)"}"#.utf8) + [0x0A]) else { return false }
+        return waitFor(#""id":"\#(id)""#, timeout: timeout)
+    }
+
     /// Non-overlapping occurrences of `needle` in `haystack` (memchr + memcmp: C speed even in debug builds).
     static func occurrences(of needle: [UInt8], in haystack: [UInt8]) -> Int {
         haystack.withUnsafeBytes { raw in
