@@ -40,3 +40,15 @@ bench: release
 
 clean:
 	rm -rf .build
+
+## make fuzz [SECONDS=N]: the libFuzzer target for framing and decoding, N seconds (default 60).
+fuzz:
+	@scripts/fuzz.sh $(if $(filter file,$(origin SECONDS)),60,$(SECONDS))
+
+## make sanitize: the end-to-end suite against an AddressSanitizer dynserver, then a valgrind run.
+sanitize: bootstrap
+	@scripts/sanitize.sh
+
+## make soak: the long reliability variants (5 000 churn, 1 byte/s slowloris, 1 000 idle connections for a minute).
+soak: bootstrap
+	@scripts/soak.sh

@@ -103,8 +103,11 @@ final class Server {
                               worldHeight: world.height, tickHz: config.tickHz, snapshotHz: config.snapshotHz,
                               authRequired: config.token != nil)
         connection.write(ServerMessage.welcome(welcome).encoded())
-        if session.authorized { sendWorld(to: session) }
+        // A pending structure change goes to the others first, so the newcomer's join snapshot can count it
+        // (it must be in `sessions`) without it receiving that scene twice.
+        syncScene()
         sessions[id] = session
+        if session.authorized { sendWorld(to: session) }
         log.info("client \(id) connected from \(session.address) (\(sessions.count) connected)")
         do {
             try connection.startReading(onData: { [unowned self, unowned session] bytes in

@@ -1,0 +1,84 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// Issue 6, floods: a client sending 10 000 commands per second is held to its token bucket with
+    /// `rate_limited` answers, while another client's commands are all acked and its snapshots keep coming
+    /// at (at least 90% of) `snapshot_hz`.
+    @Suite(.serialized)
+    struct ReliabilityFloodTests {
+        /// What a well-behaved client saw during a window: its answers and when snapshots arrived.
+        struct ObservedWindow {
+            var acked = 0
+            var refused: [ProtocolError] = []
+            var snapshotArrivals: [Date] = []
+            var ticks: [UInt64] = []
+        }
+
+        /// Taps every 200 ms for `seconds`, reading everything, and reports what came back.
+        static func observe(_ client: LineClient, seconds: Double) throws -> ObservedWindow {
+            var window = ObservedWindow()
+            let start = Date()
+            var nextTap = start
+            var tapID = 1000
+            while Date().timeIntervalSince(start) < seconds {
+                if Date() >= nextTap {
+                    tapID += 1
+                    try client.send(#"{"type":"tap","x":400,"y":300,"mode":"instantaneous","id":\#(tapID)}"#)
+                    nextTap = nextTap.addingTimeInterval(0.2)
+                }
+                guard let message = client.next(timeout: max(0.001, nextTap.timeIntervalSinceNow)) else { continue }
+                switch message {
+                case .snapshot(let snapshot):
+                    window.snapshotArrivals.append(Date())
+                    window.ticks.append(snapshot.tick)
+                case .ack: window.acked += 1
+                case .error(let error): window.refused.append(error)
+                default: break
+                }
+            }
+            // Answers to the last taps may still be on their way.
+            while let message = client.next(timeout: 1) {
+                if case .ack = message { window.acked += 1 }
+                if case let .error(error) = message { window.refused.append(error) }
+                if window.acked + window.refused.count == tapID - 1000 { break }
+            }
+            window.acked = min(window.acked, tapID - 1000)
+            return window
+        }
+
+        @Test func floodingClientIsRateLimitedWhileAnotherKeepsItsAcksAndSnapshotRate() throws {
+            let seconds = 4.0
+            let server = try ServerProcess(["--scene", "default"])
+            let observer = try server.connect()
+            _ = try #require(observer.join().snapshot)
+            let flooder = try Flooder(port: server.port, line: #"{"type":"tap","x":300,"y":200,"id":1}"#,
+                                      linesPerSecond: 10_000)
+            flooder.start()
+            let window = try Self.observe(observer, seconds: seconds)
+            flooder.stop()
+
+            let sent = flooder.counters["sent"]
+            let limited = flooder.counters["rate_limited"]
+            let flooderAcks = flooder.counters["acks"]
+            #expect(sent >= 20_000, "the flooder sent \(sent) lines in \(seconds) s")
+            #expect(limited >= sent / 2, "\(limited) of \(sent) were rate_limited")
+            // The bucket: burst 240 + 120/s over the flood (plus the drain time), never more.
+            #expect(flooderAcks <= 240 + Int(120 * (seconds + 1.5)), "\(flooderAcks) flood commands acked")
+            #expect(flooderAcks >= 240, "the burst is let through")
+
+            #expect(window.refused.isEmpty, "observer refused: \(window.refused.map(\.code.rawValue))")
+            #expect(window.acked >= Int(seconds / 0.2) - 1, "observer acks: \(window.acked)")
+            #expect(zip(window.ticks, window.ticks.dropFirst()).allSatisfy { $0 < $1 }, "ticks increase strictly")
+            // Arrivals after the first half second (the join burst) over the rest of the window.
+            let measured = window.snapshotArrivals.filter { $0 >= window.snapshotArrivals[0].addingTimeInterval(0.5) }
+            let span = (measured.last ?? Date()).timeIntervalSince(measured.first ?? Date())
+            let rate = Double(measured.count - 1) / max(span, 0.001)
+            #expect(span >= seconds - 1.5, "snapshots kept coming for \(span) s")
+            #expect(rate >= 0.9 * 30, "observer snapshot rate \(rate)/s, snapshot_hz 30")
+            #expect(observer.answersPing())
+            #expect(server.probe.isAlive)
+        }
+    }
+}

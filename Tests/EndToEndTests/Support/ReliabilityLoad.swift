@@ -1,0 +1,198 @@
+import Foundation
+import NetProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hands a non-Sendable value to exactly one other thread. The caller guarantees that only one thread uses
+/// the value at a time (the test thread waits for the worker before touching it again).
+final class ThreadOwned<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Counters shared between a worker thread and the test thread, behind a lock.
+final class SharedCounters: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String: Int] = [:]
+    private var stopped = false
+
+    func add(_ key: String, _ amount: Int = 1) { lock.withLock { values[key, default: 0] += amount } }
+    subscript(key: String) -> Int { lock.withLock { values[key, default: 0] } }
+    func stop() { lock.withLock { stopped = true } }
+    var isStopped: Bool { lock.withLock { stopped } }
+}
+
+/// Runs `work(i)` for `i` in `0..<count`, each on its own thread (not a pool: every worker may block on its
+/// socket), and returns once all have finished.
+func runOnThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    var threads: [Thread] = []
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread {
+            work(index)
+            group.leave()
+        }
+        thread.stackSize = 1 << 20
+        threads.append(thread)
+    }
+    threads.forEach { $0.start() }
+    group.wait()
+}
+
+/// A raw TCP client socket for load generators: no line parsing, C-speed scanning, a reusable buffer, so a
+/// flood costs the test process little CPU (the server, not the test, must be the thing under load).
+final class RawSocket {
+    let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var carry: [UInt8] = []
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EndToEndError("socket() failed: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else {
+            Glibc.close(fd)
+            throw EndToEndError("connect failed: errno \(errno)")
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends all of `bytes`; false when the connection is gone.
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    /// Reads what arrives within `timeout` seconds and returns how many times each of `needles` occurred in
+    /// it (occurrences split across reads are found too); nil once the peer closed.
+    func drain(counting needles: [[UInt8]], timeout: Double) -> [Int]? {
+        var found = [Int](repeating: 0, count: needles.count)
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var wait = Int32(max(0, timeout * 1000))
+        let keep = (needles.map(\.count).max() ?? 1) - 1
+        while poll(&pfd, 1, wait) > 0 {
+            wait = 0
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) { return nil }
+            if n < 0 { continue }
+            let chunk = carry + buffer[0..<n]
+            for (index, needle) in needles.enumerated() { found[index] += RawSocket.occurrences(of: needle, in: chunk) }
+            carry = Array(chunk.suffix(keep))
+        }
+        return found
+    }
+
+    /// Reads until `needle` has arrived; false after `timeout` seconds or when the peer closed.
+    func waitFor(_ needle: String, timeout: Double) -> Bool {
+        let pattern = Array(needle.utf8)
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            guard let found = drain(counting: [pattern], timeout: min(0.05, max(0, deadline.timeIntervalSinceNow))) else { return false }
+            if found[0] > 0 { return true }
+        } while Date() < deadline
+        return false
+    }
+
+    /// Sends a `ping` with a fresh id and waits for the `pong` that echoes it.
+    func answersPing(timeout: Double) -> Bool {
+        let id = "raw-\(UInt32.random(in: 0...UInt32.max))"
+        guard send(Array(#"{"type":"ping","id":"\#(id)"}"#.utf8) + [0x0A]) else { return false }
+        return waitFor(#""id":"\#(id)""#, timeout: timeout)
+    }
+
+    /// Non-overlapping occurrences of `needle` in `haystack` (memchr + memcmp: C speed even in debug builds).
+    static func occurrences(of needle: [UInt8], in haystack: [UInt8]) -> Int {
+        haystack.withUnsafeBytes { raw in
+            needle.withUnsafeBytes { pattern in
+                guard let base = raw.baseAddress, let first = pattern.first, let pbase = pattern.baseAddress else { return 0 }
+                var count = 0
+                var offset = 0
+                while raw.count - offset >= pattern.count,
+                      let hit = memchr(base + offset, Int32(first), raw.count - offset - pattern.count + 1) {
+                    let at = UnsafeRawPointer(hit) - base
+                    if memcmp(hit, pbase, pattern.count) == 0 {
+                        count += 1
+                        offset = at + pattern.count
+                    } else {
+                        offset = at + 1
+                    }
+                }
+                return count
+            }
+        }
+    }
+}
+
+/// A client on its own thread that sends `linesPerSecond` command lines (in batches every 10 ms) and drains
+/// everything the server sends back, counting `rate_limited` errors and acks.
+///
+/// Guarantees: `stop()` returns once the thread has ended; counts are final after it.
+final class Flooder: @unchecked Sendable {
+    let counters = SharedCounters()
+    private let socket: RawSocket
+    private let line: [UInt8]
+    private let linesPerSecond: Int
+    private let done = DispatchSemaphore(value: 0)
+
+    /// `line` is one command line without its newline.
+    init(port: UInt16, line: String, linesPerSecond: Int) throws {
+        self.socket = try RawSocket(port: port)
+        self.line = Array((line + "\n").utf8)
+        self.linesPerSecond = linesPerSecond
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Stops sending, drains the answers still on their way for half a second, and waits for the thread.
+    func stop() {
+        counters.stop()
+        done.wait()
+    }
+
+    private static let limited = Array(#""code":"rate_limited""#.utf8)
+    private static let acks = Array(#"{"type":"ack""#.utf8)
+
+    private func run() {
+        let perBatch = max(1, linesPerSecond / 100)
+        let batch = Array([[UInt8]](repeating: line, count: perBatch).joined())
+        var next = Date()
+        while !counters.isStopped {
+            if Date() >= next {
+                guard socket.send(batch) else { return counters.add("send failures") }
+                counters.add("sent", perBatch)
+                next = next.addingTimeInterval(0.01)
+            }
+            guard drain(for: max(0, min(0.01, next.timeIntervalSinceNow))) else { return }
+        }
+        _ = drain(for: 0.5)
+    }
+
+    /// False once the server closed the connection.
+    private func drain(for seconds: Double) -> Bool {
+        guard let counts = socket.drain(counting: [Flooder.limited, Flooder.acks], timeout: seconds) else { return false }
+        counters.add("rate_limited", counts[0])
+        counters.add("acks", counts[1])
+        return true
+    }
+}
