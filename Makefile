@@ -2,7 +2,6 @@
 SWIFT ?= swift
 PORT ?= 7700
 SCENE ?= default
-SECONDS ?= 600
 
 .PHONY: all bootstrap build release run server test bench soak fuzz sanitize clean
 
@@ -32,9 +31,10 @@ test: bootstrap
 
 ## make bench: the dynbench suite in release (physics, codec, server load); one JSON line each.
 bench: release
+	.build/release/dynbench physics --scene pyramid --size 40 --steps 600 --no-sleep
 	.build/release/dynbench physics --scene pyramid --size 40 --steps 600
-	.build/release/dynbench physics --scene pyramid --size 100 --steps 300
-	.build/release/dynbench physics --scene rain --size 1000 --steps 600
+	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --no-sleep
+	.build/release/dynbench physics --scene rain --size 1000 --steps 600 --no-sleep
 	.build/release/dynbench codec
 	.build/release/dynbench server --clients 100 --bodies 1000 --seconds 10
 
