@@ -4,15 +4,25 @@ import NetProtocol
 /// Writing: the fixed-step tick, snapshots encoded once and shared by every client, and scenes.
 extension Server {
     func onTickTimer() {
-        let due = clock.due(nowNs: EventLoop.hrtimeNs)
-        for _ in 0..<due { runTick() }
+        let startNs = EventLoop.hrtimeNs
+        let due = clock.due(nowNs: startNs)
+        // Catching up stops once a tick period is spent: when stepping is slow (thousands of overlapping
+        // items) reads, pings and signals still get the loop after every step. Ticks not run are dropped,
+        // as the clock drops those beyond its catch-up limit: the world then runs slower than real time.
+        let budgetNs = UInt64(1e9 / config.tickHz)
+        for _ in 0..<due {
+            runTick()
+            if shuttingDown || EventLoop.hrtimeNs &- startNs >= budgetNs { break }
+        }
         guard !shuttingDown else { return }
         try? tickTimerRestart()
     }
 
     private func tickTimerRestart() throws {
         // One-shot timers re-armed from the clock: the schedule, not the timer, decides when ticks are due.
-        let delay = clock.msUntilNext(nowNs: EventLoop.hrtimeNs)
+        // Never 0: libuv before 1.45 runs a timer re-armed with 0 again in the same pass, so a loop that is
+        // behind would step on and on without ever reading a socket or a signal.
+        let delay = max(1, clock.msUntilNext(nowNs: EventLoop.hrtimeNs))
         try tickTimer?.start(afterMs: delay) { [unowned self] in self.onTickTimer() }
     }
 

@@ -14,5 +14,27 @@ extension EndToEnd {
             let third = try server.connect()
             #expect(try #require(third.join().snapshot).clients == 3)
         }
+
+        @Test func whenStepsAreSlowTheLoopAnswersBetweenEverySingleTick() throws {
+            // 200 items at one point make each step far slower than a tick period (in a debug build). The loop
+            // used to re-arm its tick timer with 0 ms when behind, which libuv 1.44 runs again at once, and to
+            // catch up 8 ticks per turn: pings waited until the physics caught up (20 s and more). Now sockets
+            // are read after every single step, so back-to-back pongs are at most a tick or two apart.
+            let server = try ServerProcess(["--scene", "empty", "--rate", "100000", "--burst", "100000"])
+            let admin = try server.connect()
+            _ = try #require(admin.join().welcome)
+            var pile: [UInt8] = []
+            for i in 1...200 {
+                pile += Array(#"{"type":"spawn","shape":"rect","width":10,"height":10,"x":400,"y":300,"id":\#(i)}"#.utf8) + [0x0A]
+            }
+            try admin.sendRaw(pile)
+            #expect(admin.answer(to: .int(200), timeout: 30) != nil)
+            let pinger = try server.connect()
+            _ = try #require(pinger.join().welcome)
+            var ticks: [UInt64] = []
+            for _ in 0..<6 { ticks.append(try #require(try pinger.currentTick(timeout: 30))) }
+            let steps = zip(ticks, ticks.dropFirst()).map { $1 - $0 }
+            #expect(steps.allSatisfy { $0 <= 2 }, "ticks between back-to-back pongs: \(steps)")
+        }
     }
 }
