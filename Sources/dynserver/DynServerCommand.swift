@@ -52,6 +52,13 @@ struct DynServerCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)   // a peer that vanished mid-write must not kill the server
+        // The signal mask is inherited: a parent that blocked SIGINT/SIGTERM (a libdispatch thread, some
+        // supervisors) would leave them pending forever and the server could never shut down cleanly.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

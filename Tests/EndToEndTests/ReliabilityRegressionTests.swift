@@ -1,5 +1,9 @@
+import Foundation
 import NetProtocol
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension EndToEnd {
     /// Issue 6: one test per server fault the reliability suite exposed, each failing before its fix.
@@ -35,6 +39,24 @@ extension EndToEnd {
             for _ in 0..<6 { ticks.append(try #require(try pinger.currentTick(timeout: 30))) }
             let steps = zip(ticks, ticks.dropFirst()).map { $1 - $0 }
             #expect(steps.allSatisfy { $0 <= 2 }, "ticks between back-to-back pongs: \(steps)")
+        }
+
+        @Test func sigtermEndsTheServerEvenWhenItsParentBlockedTheSignal() throws {
+            // A child inherits its parent's signal mask (test runners and libdispatch threads block SIGTERM);
+            // the server used to keep that mask, so SIGINT and SIGTERM stayed pending forever.
+            var blocked = sigset_t(), previous = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGTERM)
+            sigaddset(&blocked, SIGINT)
+            pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+            let started = Result { try ServerProcess() }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+            let server = try started.get()
+            let client = try server.connect()
+            _ = try #require(client.join().welcome)
+            server.signal(SIGTERM)
+            #expect(server.waitForExit(timeout: 5) == 0)
+            #expect(client.linesUntilClosed(timeout: 5).last == #"{"type":"bye","reason":"shutdown"}"#)
         }
     }
 }
