@@ -25,7 +25,7 @@ echo "fuzz: running for ${SECONDS_TO_RUN}s on fuzz/corpus (+ fuzz/corpus-new)"
 LOG="$OUT/fuzz.log"
 set +e
 "$BIN" -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix=fuzz-out/ fuzz/corpus-new fuzz/corpus 2>&1 | tee "$LOG" | grep -E "^#[0-9]+ +(INITED|DONE|pulse)|ERROR|==[0-9]+==|Done|stat::" 
+    -artifact_prefix=fuzz-out/ fuzz/corpus-new fuzz/corpus 2>&1 | tee "$LOG" | grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|==[0-9]+==|Done|stat::" 
 STATUS=${PIPESTATUS[0]}
 set -e
 if [ "$STATUS" -ne 0 ]; then

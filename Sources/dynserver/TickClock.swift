@@ -28,6 +28,9 @@ struct TickClock {
         return n
     }
 
+    /// Returns ticks that `due` handed out but that were not run; they are due again at once.
+    mutating func giveBack(_ n: UInt64) { ticks -= min(n, ticks) }
+
     /// Milliseconds until the next tick is due (at least 1, rounded up so the timer never fires early).
     func msUntilNext(nowNs: UInt64) -> UInt64 {
         let dueNs = startNs + UInt64((Double(ticks + skipped + 1) / hz * 1e9).rounded(.up))

@@ -35,4 +35,14 @@ import Testing
         let next = clock.due(nowNs: 10_000_000_000 + 16_700_000)
         #expect(next == 1)
     }
+
+    @Test func ticksGivenBackAreDueAgainAtOnce() {
+        var clock = TickClock(hz: 60, startNs: 0)
+        let due = clock.due(nowNs: 100_000_000)          // 6 ticks due
+        #expect(due == 6)
+        clock.giveBack(4)
+        let again = clock.due(nowNs: 100_000_001)
+        #expect(again == 4)
+        #expect(clock.msUntilNext(nowNs: 100_000_001) >= 1)
+    }
 }

@@ -80,5 +80,27 @@ extension EndToEnd {
             #expect(observer.answersPing())
             #expect(server.probe.isAlive)
         }
+
+        @Test func clientWritingAsFastAsTCPAllowsDoesNotStarveTheOthers() throws {
+            // A client that never pauses (blocking sends of 1 000-line batches, 100 000 lines/s offered):
+            // libuv reads a ready stream up to 32 times in a row, yet ticks, snapshots and the other client
+            // must keep their pace.
+            let seconds = 4.0
+            let server = try ServerProcess(["--scene", "default"])
+            let observer = try server.connect()
+            _ = try #require(observer.join().snapshot)
+            let flooder = try Flooder(port: server.port, line: #"{"type":"tap","x":300,"y":200,"id":1}"#,
+                                      linesPerSecond: 100_000)
+            flooder.start()
+            let window = try Self.observe(observer, seconds: seconds)
+            flooder.stop()
+            #expect(flooder.counters["rate_limited"] > 1_000, "the flooder is answered rate_limited")
+            #expect(window.refused.isEmpty)
+            let measured = window.snapshotArrivals.filter { $0 >= window.snapshotArrivals[0].addingTimeInterval(0.5) }
+            let span = (measured.last ?? Date()).timeIntervalSince(measured.first ?? Date())
+            let rate = Double(measured.count - 1) / max(span, 0.001)
+            #expect(rate >= 0.9 * 30, "observer snapshot rate \(rate)/s beside a line-rate flooder")
+            #expect(observer.answersPing())
+        }
     }
 }

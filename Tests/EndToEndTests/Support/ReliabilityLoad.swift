@@ -97,6 +97,17 @@ final class RawSocket {
         return found
     }
 
+    /// The bytes that arrive within `timeout` seconds (empty when none did); nil once the peer closed or
+    /// reset the connection.
+    func receive(timeout: Double) -> [UInt8]? {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, Int32(max(0, timeout * 1000))) > 0 else { return [] }
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if n > 0 { return Array(buffer[0..<n]) }
+        if n < 0, errno == EAGAIN || errno == EINTR { return [] }
+        return nil
+    }
+
     /// Reads until `needle` has arrived; false after `timeout` seconds or when the peer closed.
     func waitFor(_ needle: String, timeout: Double) -> Bool {
         let pattern = Array(needle.utf8)
