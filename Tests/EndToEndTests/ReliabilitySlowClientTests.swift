@@ -63,11 +63,11 @@ extension EndToEnd {
             let window = try ReliabilityFloodTests.observe(observer, seconds: seconds)
             let grownKB = server.probe.residentKB - baselineKB
             print("never-reading: \(bodies) bodies, 20 stuck clients for \(seconds) s: RSS +\(grownKB) KB")
-            #expect(grownKB < 200 * 1024, "RSS grew \(grownKB) KB with 20 clients that never read")
+            #expect(Reliability.isSanitized || grownKB < 200 * 1024, "RSS grew \(grownKB) KB with 20 clients that never read")
             let measured = window.snapshotArrivals.filter { $0 >= window.snapshotArrivals[0].addingTimeInterval(0.5) }
             let span = (measured.last ?? Date()).timeIntervalSince(measured.first ?? Date())
             let rate = Double(measured.count - 1) / max(span, 0.001)
-            #expect(rate >= 0.9 * 30, "observer snapshot rate \(rate)/s beside 20 clients that never read")
+            #expect(Reliability.isSanitized || rate >= 0.9 * 30, "observer snapshot rate \(rate)/s beside 20 clients that never read")
             #expect(window.refused.isEmpty)
             #expect(admin.answersPing())
             #expect(stuck.count == 20)
@@ -82,7 +82,7 @@ extension EndToEnd {
             let stuck = try (0..<3).map { _ in try LineClient(port: server.port, receiveBufferBytes: 4096) }
             #expect(Reliability.eventually(timeout: 2) { probe.openDescriptors == before + 3 })
             // The kernel buffers fill first; then 2 s without write progress drops each of them.
-            let dropped = Reliability.eventually(timeout: 15) {
+            let dropped = Reliability.eventually(timeout: Reliability.isSanitized ? 60 : 15) {
                 _ = observer.nextSnapshot(timeout: 0.05)
                 return probe.openDescriptors == before
             }
