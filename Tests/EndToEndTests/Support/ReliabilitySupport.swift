@@ -13,6 +13,11 @@ enum Reliability {
     /// True under `make soak`.
     static var isSoak: Bool { ProcessInfo.processInfo.environment["DYN_SOAK"] == "1" }
 
+    /// True under `make sanitize`: the server runs with AddressSanitizer, several times slower and holding
+    /// freed memory in quarantine, so speed and RSS figures say nothing; the traffic still runs in full and
+    /// the sanitizer judges it.
+    static var isSanitized: Bool { ProcessInfo.processInfo.environment["DYN_SANITIZED"] == "1" }
+
     /// The integer in environment variable `name`, else `soak` under `make soak`, else `quick`.
     static func count(_ name: String, quick: Int, soak: Int) -> Int {
         if let text = ProcessInfo.processInfo.environment[name], let value = Int(text), value > 0 { return value }
@@ -80,13 +85,6 @@ struct ProcessProbe {
 extension ServerProcess {
     var probe: ProcessProbe { ProcessProbe(pid: pid) }
 
-    /// A client that has read its `welcome` (and, when the server sends them at once, `scene` and the first
-    /// snapshot).
-    func joinedClient() throws -> LineClient {
-        let client = try connect()
-        _ = try #require(client.join().welcome, "welcome arrives")
-        return client
-    }
 }
 
 extension LineClient {
@@ -96,15 +94,6 @@ extension LineClient {
         guard (try? send(ClientMessage(id: id, .ping(t: nil)))) != nil else { return false }
         guard case .pong? = answer(to: id, timeout: timeout) else { return false }
         return true
-    }
-
-    /// The next `error` line, skipping snapshots, scenes and other traffic.
-    func nextErrorLine(timeout: Double = 5) -> ProtocolError? { nextError(timeout: timeout) }
-
-    /// Sends `bytes` (a `\n` is appended unless `newline` is false) and returns the first `error` answer.
-    func errorAnswer(to bytes: [UInt8], newline: Bool = true, timeout: Double = 10) throws -> ProtocolError? {
-        try sendRaw(newline ? bytes + [0x0A] : bytes)
-        return nextError(timeout: timeout)
     }
 }
 
