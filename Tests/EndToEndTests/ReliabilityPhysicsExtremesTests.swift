@@ -13,7 +13,10 @@ extension EndToEnd {
         static func watch(_ client: LineClient, seconds: Double, _ sanity: inout SnapshotSanity) -> Int {
             let before = sanity.snapshotsChecked
             let deadline = Date().addingTimeInterval(seconds)
-            while let line = client.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) { sanity.check(line: line) }
+            // The deadline is checked first: buffered lines would otherwise keep a slow reader here forever.
+            while Date() < deadline, let line = client.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+                sanity.check(line: line)
+            }
             return sanity.snapshotsChecked - before
         }
 
@@ -83,7 +86,7 @@ extension EndToEnd {
             var sanity = SnapshotSanity(width: 800, height: 600, scene: nil)
             var acked = 0
             let deadline = Date().addingTimeInterval(Reliability.isSoak ? 120 : 15)
-            while acked < count, let line = client.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            while acked < count, Date() < deadline, let line = client.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
                 if line.hasPrefix(#"{"type":"ack""#) { acked += 1 }
                 sanity.check(line: line)
             }
