@@ -18,6 +18,13 @@ struct BroadPhase {
     private var cellMax: [SIMD2<Int32>] = []
     private var big: [Int32] = []
     private var isBig: [Bool] = []
+    private var pairCount: [Int32] = []
+
+    /// Most candidate pairs one ordinary proxy takes part in. A resting item touches a handful of others;
+    /// the cap only bites on piles of items spawned into one spot, where all n^2/2 pairs would otherwise
+    /// become contacts (2 000 items: 2 M contacts, seconds per step, a gigabyte). Big proxies (boundaries,
+    /// huge items) are never capped, so a floor still holds everything on it.
+    static let maxPairsPerProxy: Int32 = 32
 
     static let bigSpan: Int32 = 4
     static let cellLimit = 1e9
@@ -41,6 +48,8 @@ struct BroadPhase {
         cellMax.removeAll(keepingCapacity: true)
         big.removeAll(keepingCapacity: true)
         isBig.removeAll(keepingCapacity: true)
+        pairCount.removeAll(keepingCapacity: true)
+        pairCount.append(contentsOf: repeatElement(0, count: n))
         var entryCount = 0
         for i in 0..<n {
             let b = boxes[i]
@@ -86,10 +95,14 @@ struct BroadPhase {
             for u in s..<(e - 1) {
                 let p = Int(entryProxy[u]), cu = entryCell[u]
                 for w in (u + 1)..<e {
+                    if pairCount[p] >= Self.maxPairsPerProxy { break }
                     let q = Int(entryProxy[w])
-                    guard entryCell[w] == cu, p != q, active[p] || active[q] else { continue }
+                    guard entryCell[w] == cu, p != q, active[p] || active[q],
+                          pairCount[q] < Self.maxPairsPerProxy else { continue }
                     let owner = SIMD2(max(cellMin[p].x, cellMin[q].x), max(cellMin[p].y, cellMin[q].y))
                     guard owner == cu, boxes[p].overlaps(boxes[q]) else { continue }
+                    pairCount[p] += 1
+                    pairCount[q] += 1
                     pairs.append(p < q ? ProxyPair(a: Int32(p), b: Int32(q)) : ProxyPair(a: Int32(q), b: Int32(p)))
                 }
             }

@@ -1,0 +1,31 @@
+import Testing
+@testable import Dynamics
+
+/// Items spawned into one spot: every pair overlaps, so without a cap n items make n²/2 contacts.
+@Test func aPileAtOnePointKeepsContactsBoundedAndEveryItemInside() throws {
+    let a = DynamicAnimator(width: 800, height: 600)
+    _ = a.add(GravityBehavior())
+    _ = a.add(CollisionBehavior())
+    var ids: [ItemID] = []
+    for _ in 0..<300 { ids.append(try a.addItem(width: 20, height: 20, center: Vec2(400, 300))) }
+    a.step()
+    // 300 items at one point would be 44 850 pairs; each ordinary item takes part in at most 32.
+    #expect(a.world.contacts.count <= 300 * Int(BroadPhase.maxPairsPerProxy) / 2 + 300 * 4)
+    for _ in 0..<60 { a.step() }
+    for id in ids {
+        let s = try #require(a.item(id))
+        #expect(s.center.isFinite && s.velocity.isFinite)
+        #expect(s.center.x >= 0 && s.center.x <= 800 && s.center.y >= 0 && s.center.y <= 600)
+    }
+}
+
+@Test func aRestingStackIsNotAffectedByThePairCap() throws {
+    // A resting box touches a few neighbours; the ground (a big proxy) is never capped.
+    let a = DynamicAnimator(width: 2000, height: 600)
+    _ = a.add(GravityBehavior())
+    _ = a.add(CollisionBehavior())
+    var ids: [ItemID] = []
+    for i in 0..<40 { ids.append(try a.addItem(width: 40, height: 40, center: Vec2(20 + Double(i) * 41, 580))) }
+    for _ in 0..<120 { a.step() }
+    for id in ids { #expect(abs(try #require(a.item(id)).center.y - 580) < 1) }
+}
