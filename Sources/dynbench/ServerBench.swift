@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Histogram
 import NetProtocol
 
 /// `dynbench server`: N real TCP clients against a release `dynserver` with M moving bodies; reports each

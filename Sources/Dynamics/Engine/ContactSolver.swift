@@ -43,12 +43,13 @@ struct ContactSolverContext {
 
 @inline(__always) private func tangentOf(_ n: Vec2) -> Vec2 { Vec2(n.y, -n.x) }
 
-@inline(__always) private func index(_ b: Int32, _ dummy: Int) -> Int { b < 0 ? dummy : Int(b) }
+/// A body slot in the solver arrays; a missing body (-1: a boundary) maps to the static `dummy` slot.
+@inline(__always) func solverIndex(_ b: Int32, _ dummy: Int) -> Int { b < 0 ? dummy : Int(b) }
 
 func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeMutablePointer<SolverBody>,
                      dummy: Int) {
     for k in 0..<contacts.count {
-        let ia = Int(contacts[k].bodyA), ib = index(contacts[k].bodyB, dummy)
+        let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
         let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
         let isActive = (mA > 0 || iA > 0 || mB > 0 || iB > 0) && contacts[k].pointCount > 0
         contacts[k].active = isActive
@@ -91,7 +92,7 @@ func warmStartContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Uns
                        dummy: Int) {
     for k in 0..<contacts.count where contacts[k].active {
         let c = contacts[k]
-        let ia = Int(c.bodyA), ib = index(c.bodyB, dummy)
+        let ia = Int(c.bodyA), ib = solverIndex(c.bodyB, dummy)
         let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
         var vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
         let n = c.normal, t = tangentOf(n)
@@ -114,7 +115,7 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
                    dummy: Int, _ ctx: ContactSolverContext, useBias: Bool) {
     let invH = ctx.invH
     for k in 0..<contacts.count where contacts[k].active {
-        let ia = Int(contacts[k].bodyA), ib = index(contacts[k].bodyB, dummy)
+        let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
         let sa = s[ia], sb = s[ib]
         let mA = sa.invMass, iA = sa.invI, mB = sb.invMass, iB = sb.invI
         var vA = sa.v, wA = sa.w, vB = sb.v, wB = sb.w
@@ -188,7 +189,7 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
 func applyRestitution(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeMutablePointer<SolverBody>,
                       dummy: Int) {
     for k in 0..<contacts.count where contacts[k].active && contacts[k].restitution > 0 {
-        let ia = Int(contacts[k].bodyA), ib = index(contacts[k].bodyB, dummy)
+        let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
         let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
         var vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
         let n = contacts[k].normal, e = contacts[k].restitution

@@ -48,7 +48,6 @@ struct JointSolverContext {
     var invH: Double
 }
 
-@inline(__always) private func solverIndex(_ b: Int32, _ dummy: Int) -> Int { b < 0 ? dummy : Int(b) }
 
 func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutablePointer<SolverBody>,
                    _ bodies: UnsafeBufferPointer<Body>, dummy: Int, h: Double) {
