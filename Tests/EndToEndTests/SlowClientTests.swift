@@ -23,7 +23,9 @@ extension EndToEnd {
             // A tiny receive window fills after a few snapshots of ~70 KB; from then on it never drains.
             let sleeper = try LineClient(port: server.port, receiveBufferBytes: 4096)
             let beside = reader.snapshotTicks(for: 3)
-            #expect(Double(beside.count) >= 0.9 * Double(baseline.count),
+            // 80%: the window also holds the sleeper's join (a full 1000-body scene), and the debug server
+            // shares two cores with the rest of the suite; a loop blocked by the sleeper would give far fewer.
+            #expect(Double(beside.count) >= 0.8 * Double(baseline.count),
                     "\(beside.count) snapshots beside a stalled client, \(baseline.count) without one")
             #expect(zip(beside, beside.dropFirst()).allSatisfy { $0 < $1 })
 
