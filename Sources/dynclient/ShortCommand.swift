@@ -95,8 +95,8 @@ enum ShortCommand {
         return value
     }
 
-    private static func pushMode(_ word: String) throws(ShortCommandError) -> PushMode {
-        guard let mode = PushMode(rawValue: word) else {
+    private static func pushMode(_ word: String) throws(ShortCommandError) -> PushModeName {
+        guard let mode = PushModeName(rawValue: word) else {
             throw ShortCommandError(message: "mode: \"\(word)\" is not continuous or instantaneous")
         }
         return mode

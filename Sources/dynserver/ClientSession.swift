@@ -14,6 +14,8 @@ final class ClientSession {
     var authorized: Bool
     /// Passed the `--admin-token` check (or none is set): may change the world's structure.
     var admin: Bool
+    /// What this client asked to receive (`subscribe`, or `hello`'s `subscribe` object).
+    var subscription = Subscription()
     var replies: [UInt8] = []
     let address: String
     /// True once the server decided to drop this client (no more reads are handled).

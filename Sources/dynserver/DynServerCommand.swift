@@ -15,7 +15,7 @@ struct DynServerCommand: ParsableCommand {
 
     @Option(help: "Address to bind (127.0.0.1 unless told otherwise).") var host = "127.0.0.1"
     @Option(help: "TCP port; 0 takes any free port.") var port = 7700
-    @Option(help: "World size in points, WIDTHxHEIGHT.") var world = "800x600"
+    @Option(help: "SharedWorld size in points, WIDTHxHEIGHT.") var world = "800x600"
     @Option(help: "Physics steps per second.") var tickHz: Double = 60
     @Option(help: "Snapshots per second sent to each client.") var snapshotHz: Double = 30
     @Option(help: "Scene loaded at start: \(Scenes.names.joined(separator: ", ")).") var scene = "default"

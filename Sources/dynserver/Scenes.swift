@@ -5,7 +5,7 @@ import Dynamics
 enum Scenes {
     static let names = ["default", "empty", "gravity", "collision", "push", "attachment", "snap", "elasticity"]
 
-    static func named(_ name: String) -> ((World) -> Void)? {
+    static func named(_ name: String) -> ((SharedWorld) -> Void)? {
         switch name {
         case "default": return showcase
         case "empty": return { _ in }
@@ -20,7 +20,7 @@ enum Scenes {
     }
 
     /// Seed 2.1: squares falling under gravity onto the bottom of the bounds.
-    static func gravity(_ w: World) {
+    static func gravity(_ w: SharedWorld) {
         for i in 0..<5 {
             let x = w.width * Double(i + 1) / 6
             _ = try? w.spawn(width: 60, height: 60, at: Vec2(x, 60 + Double(i) * 25))
@@ -28,7 +28,7 @@ enum Scenes {
     }
 
     /// Seed 2.2: two squares, the reference bounds and a boundary line they land on.
-    static func collision(_ w: World) {
+    static func collision(_ w: SharedWorld) {
         _ = try? w.spawn(width: 100, height: 100, at: Vec2(w.width * 0.35, 80))
         _ = try? w.spawn(width: 100, height: 100, at: Vec2(w.width * 0.45, 220))
         var c = w.collision
@@ -37,7 +37,7 @@ enum Scenes {
     }
 
     /// Seed 2.3: an 80 x 80 square in the middle with a continuous push that taps aim (no gravity).
-    static func push(_ w: World) {
+    static func push(_ w: SharedWorld) {
         var g = w.gravity
         g.magnitude = 0
         w.gravity = g
@@ -46,7 +46,7 @@ enum Scenes {
     }
 
     /// Seed 2.4: a square hanging by an off-centre point (its top-right corner area) from an anchor.
-    static func attachment(_ w: World) {
+    static func attachment(_ w: SharedWorld) {
         let anchor = Vec2(w.width / 2, w.height * 0.15)
         guard let id = try? w.spawn(width: 100, height: 100, at: Vec2(w.width / 2 + 60, w.height * 0.45)) else { return }
         if let b = try? w.animator.add(AttachmentBehavior.anchored(id, offset: Vec2(25, -25), to: anchor)) {
@@ -55,7 +55,7 @@ enum Scenes {
     }
 
     /// Seed 2.5: a square snapped to the centre with damping 0.5 (no gravity).
-    static func snap(_ w: World) {
+    static func snap(_ w: SharedWorld) {
         var g = w.gravity
         g.magnitude = 0
         w.gravity = g
@@ -64,13 +64,13 @@ enum Scenes {
     }
 
     /// Seed 2.6: two squares stacked, the lower very elastic, the upper not.
-    static func elasticity(_ w: World) {
+    static func elasticity(_ w: SharedWorld) {
         _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width / 2, 100), properties: ItemProperties(elasticity: 0))
         _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width / 2, 150), properties: ItemProperties(elasticity: 0.9))
     }
 
     /// The default room: something of every behavior, sized to read well in a terminal.
-    static func showcase(_ w: World) {
+    static func showcase(_ w: SharedWorld) {
         let W = w.width, H = w.height
         var c = w.collision
         c.addBoundary(id: "ledge", from: Vec2(0, H * 0.45), to: Vec2(W * 0.3, H * 0.55))

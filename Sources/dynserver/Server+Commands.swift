@@ -41,8 +41,11 @@ extension Server {
     private func execute(_ message: ClientMessage, from session: ClientSession) {
         let id = message.id
         switch message.command {
-        case .hello(let name, let token, let version):
-            hello(session, id: id, name: name, token: token, version: version)
+        case .hello(let name, let token, let version, let subscribe):
+            hello(session, id: id, name: name, token: token, version: version, subscribe: subscribe)
+            return
+        case .subscribe(let change):
+            subscribe(session, id: id, change: change)
             return
         case .ping(let t):
             session.reply(.pong(t: t, tick: tick, id: id))
@@ -69,7 +72,19 @@ extension Server {
         }
     }
 
-    private func hello(_ session: ClientSession, id: MessageID?, name: String?, token: String?, version: Int?) {
+    /// Changes what the client receives; acked (always, so a client learns the capped rate) with the result.
+    private func subscribe(_ session: ClientSession, id: MessageID?, change: SubscriptionChange) {
+        session.subscription = change.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
+        session.reply(.ack(id: id, fields: subscriptionFields(session.subscription)))
+    }
+
+    func subscriptionFields(_ s: Subscription) -> [(String, JSONValue)] {
+        [("contacts", .bool(s.contacts)), ("notices", .bool(s.notices)), ("snapshots", .string(s.snapshots.rawValue)),
+         ("snapshot_hz", .number(s.snapshotHz ?? min(config.snapshotHz, config.tickHz)))]
+    }
+
+    private func hello(_ session: ClientSession, id: MessageID?, name: String?, token: String?, version: Int?,
+                       subscribe: SubscriptionChange?) {
         if let version, version != 1 {
             session.reply(.error(ProtocolError(.protocolMismatch, "this server speaks protocol 1, not \(version)", id: id)))
             return
@@ -80,6 +95,9 @@ extension Server {
             return
         }
         if isAdminToken { session.admin = true }
+        if let subscribe {
+            session.subscription = subscribe.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
+        }
         if let name, !name.isEmpty { session.name = String(name.prefix(64)) }
         let joining = !session.authorized
         session.authorized = true
@@ -92,7 +110,7 @@ extension Server {
         }
     }
 
-    private func apply(_ command: ClientCommand, from session: ClientSession) throws(ProtocolError) -> World.AckFields {
+    private func apply(_ command: ClientCommand, from session: ClientSession) throws(ProtocolError) -> SharedWorld.AckFields {
         switch command {
         case .tap(let x, let y, let body, let mode):
             return try world.tap(x: x, y: y, body: body, mode: mode)
@@ -125,7 +143,7 @@ extension Server {
             return try world.removeBody(body)
         case .scene(let name):
             return try world.loadScene(name)
-        case .hello, .ping:
+        case .hello, .ping, .subscribe:
             return []
         }
     }

@@ -16,7 +16,7 @@ final class Server {
     let config: ServerConfig
     let loop: EventLoop
     let log: Logger
-    let world: World
+    let world: SharedWorld
     var sessions: [Int: ClientSession] = [:]
     private var nextClientID = 1
     private var listener: TCPListener?
@@ -38,7 +38,7 @@ final class Server {
         self.config = config
         self.log = log
         self.loop = try EventLoop()
-        self.world = World(width: config.worldWidth, height: config.worldHeight, stepHz: config.tickHz,
+        self.world = SharedWorld(width: config.worldWidth, height: config.worldHeight, stepHz: config.tickHz,
                            maxBodies: config.maxBodies)
         self.clock = TickClock(hz: config.tickHz, startNs: EventLoop.hrtimeNs)
         guard let scene = Scenes.named(config.scene) else {

@@ -4,6 +4,9 @@ import Testing
 private let commands: [ClientCommand] = [
     .hello(name: "ann \"the\" tester\n", token: "s3cret", protocolVersion: 1),
     .hello(name: nil, token: nil, protocolVersion: nil),
+    .hello(name: "sub", token: nil, protocolVersion: 1, subscribe: SubscriptionChange(contacts: true, snapshots: .compact)),
+    .subscribe(SubscriptionChange(contacts: true, notices: false, snapshots: .off, snapshotHz: 10)),
+    .subscribe(SubscriptionChange()),
     .ping(t: .object([("sent", .number(1_700_000_000.123)), ("tags", .array([.string("a"), .null, .bool(false)]))])),
     .ping(t: nil),
     .ping(t: .null),

@@ -16,7 +16,7 @@ extension DynamicAnimator {
         try checkMass(properties, width: width, height: height, geometry: geometry)
         let id = nextItemID
         nextItemID += 1
-        let info = BodyInfo(shape: shape, width: width, height: height, properties: properties, mass: 0, inertia: 0,
+        let info = BodyRecord(shape: shape, width: width, height: height, properties: properties, mass: 0, inertia: 0,
                             geometry: geometry)
         let maxW = Tuning.maxRotationPerSubstep * stepHz * Double(Tuning.substeps)
         world.addBody(id: id, info: info, center: center, angle: angle,

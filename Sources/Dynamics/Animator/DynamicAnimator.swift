@@ -29,7 +29,7 @@ public final class DynamicAnimator {
         }
     }
 
-    var world: World
+    var world: PhysicsWorld
     var nextItemID = 1
     var nextBehaviorID = 1
     var indexOf: [ItemID: Int] = [:]
@@ -46,7 +46,7 @@ public final class DynamicAnimator {
         self.width = width
         self.height = height
         self.stepHz = stepHz
-        self.world = World(stepHz: stepHz)
+        self.world = PhysicsWorld(stepHz: stepHz)
     }
 
     /// Advances the world by one fixed step of 1/stepHz; returns at once while paused.

@@ -46,7 +46,7 @@ struct Body {
 }
 
 /// Cold per-item data, only read by queries.
-struct BodyInfo {
+struct BodyRecord {
     var shape: ItemShape
     var width: Double
     var height: Double

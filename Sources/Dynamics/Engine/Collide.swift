@@ -1,4 +1,4 @@
-/// World-space view of one collision shape for the narrow phase. Polygons (including the two-vertex
+/// PhysicsWorld-space view of one collision shape for the narrow phase. Polygons (including the two-vertex
 /// polygons that represent boundary segments) point into the world's vertex pools.
 struct ShapeView {
     var isCircle: Bool

@@ -9,11 +9,11 @@ struct ClientCommandDecoder {
         switch type {
         case "hello":
             return .hello(name: try fields.optionalString("name"), token: try fields.optionalString("token"),
-                          protocolVersion: try fields.optionalInteger("protocol"))
+                          protocolVersion: try fields.optionalInteger("protocol"), subscribe: try helloSubscription())
         case "ping": return .ping(t: fields.value("t"))
         case "tap":
             return .tap(x: try fields.number("x"), y: try fields.number("y"), body: try fields.optionalBody(),
-                        mode: try fields.optionalName("mode", as: PushMode.self) ?? .continuous)
+                        mode: try fields.optionalName("mode", as: PushModeName.self) ?? .continuous)
         case "push": return try push()
         case "drag": return try drag()
         case "snap": return try snap()
@@ -27,14 +27,21 @@ struct ClientCommandDecoder {
         case "spawn": return try spawn()
         case "remove": return .remove(body: try fields.body())
         case "scene": return .scene(name: try fields.string("name"))
+        case "subscribe": return .subscribe(try SubscriptionDecoder(fields: fields).decode())
         default: throw ProtocolError(.unknownType, "unknown message type \(quoted(type))")
         }
+    }
+
+    private func helloSubscription() throws(ProtocolError) -> SubscriptionChange? {
+        guard let raw = fields.value("subscribe") else { return nil }
+        guard case let .object(members) = raw else { throw fields.mistyped("subscribe", "an object", raw) }
+        return try SubscriptionDecoder(fields: FieldReader(members: members)).decode()
     }
 
     private func push() throws(ProtocolError) -> ClientCommand {
         let body = try fields.body()
         let direction = try pushDirection()
-        let mode = try fields.optionalName("mode", as: PushMode.self)
+        let mode = try fields.optionalName("mode", as: PushModeName.self)
         let active = try fields.optionalBool("active")
         let offset = try fields.optionalPoint("offset")
         if direction == nil && mode == nil && active == nil && offset == nil {

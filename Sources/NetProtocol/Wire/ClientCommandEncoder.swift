@@ -2,10 +2,16 @@
 enum ClientCommandEncoder {
     static func writeFields(of command: ClientCommand, into w: inout JSONWriter) {
         switch command {
-        case let .hello(name, token, protocolVersion):
+        case let .hello(name, token, protocolVersion, subscribe):
             if let name { w.key("name"); w.string(name) }
             if let token { w.key("token"); w.string(token) }
             if let protocolVersion { w.key("protocol"); w.int(protocolVersion) }
+            if let subscribe {
+                w.key("subscribe")
+                w.beginObject()
+                writeSubscription(subscribe, into: &w)
+                w.endObject()
+            }
         case let .ping(t):
             if let t { w.key("t"); w.value(t) }
         case let .tap(x, y, body, mode):
@@ -62,6 +68,8 @@ enum ClientCommandEncoder {
             w.key("body"); w.int(body)
         case let .scene(name):
             w.key("name"); w.string(name)
+        case let .subscribe(change):
+            writeSubscription(change, into: &w)
         }
     }
 

@@ -1,11 +1,12 @@
 /// One client -> server command of SPEC Part B, fully validated (types and ranges).
 public enum ClientCommand: Equatable, Sendable {
-    case hello(name: String?, token: String?, protocolVersion: Int?)
+    /// `subscribe` is the optional `subscribe` object inside `hello` (same fields as the command).
+    case hello(name: String?, token: String?, protocolVersion: Int?, subscribe: SubscriptionChange? = nil)
     /// `t` is echoed in the `pong` as sent (any JSON value).
     case ping(t: JSONValue?)
-    case tap(x: Double, y: Double, body: Int?, mode: PushMode)
+    case tap(x: Double, y: Double, body: Int?, mode: PushModeName)
     /// `direction` is nil only when `mode`, `active` or `offset` is given (a change of those alone).
-    case push(body: Int, direction: PushDirection?, mode: PushMode?, active: Bool?, offset: Point?)
+    case push(body: Int, direction: PushDirection?, mode: PushModeName?, active: Bool?, offset: Point?)
     /// `begin` and `move` always carry x and y.
     case drag(phase: DragPhase, x: Double?, y: Double?, body: Int?)
     case snap(body: Int, x: Double, y: Double, damping: Double?)
@@ -19,6 +20,7 @@ public enum ClientCommand: Equatable, Sendable {
                angle: Double?, vx: Double?, vy: Double?, patch: PropertyPatch)
     case remove(body: Int)
     case scene(name: String)
+    case subscribe(SubscriptionChange)
 
     /// The wire `type` of this command.
     public var typeName: String {
@@ -35,6 +37,7 @@ public enum ClientCommand: Equatable, Sendable {
         case .spawn: return "spawn"
         case .remove: return "remove"
         case .scene: return "scene"
+        case .subscribe: return "subscribe"
         }
     }
 }

@@ -1,5 +1,5 @@
 /// A push's mode (SPEC Part A): a force every step while active, or one impulse.
-public enum PushMode: String, Sendable, CaseIterable {
+public enum PushModeName: String, Sendable, CaseIterable {
     case continuous, instantaneous
 }
 

@@ -8,14 +8,14 @@ import Glibc
 ///
 /// Every function either changes the world and returns the ack's result fields, or changes nothing and
 /// throws the `ProtocolError` to answer with.
-extension World {
+extension SharedWorld {
     typealias AckFields = [(String, JSONValue)]
 
     func requireBody(_ id: Int) throws(ProtocolError) {
         guard contains(id) else { throw ProtocolError(.unknownBody, "no body with id \(id)") }
     }
 
-    func tap(x: Double, y: Double, body: Int?, mode: NetProtocol.PushMode) throws(ProtocolError) -> AckFields {
+    func tap(x: Double, y: Double, body: Int?, mode: PushModeName) throws(ProtocolError) -> AckFields {
         let point = Vec2(x, y)
         let target: ItemID
         if let body {
@@ -32,7 +32,7 @@ extension World {
         return [("body", .number(Double(target))), ("angle", .number(recipe.angle)), ("magnitude", .number(recipe.magnitude))]
     }
 
-    func push(body: Int, direction: PushDirection?, mode: NetProtocol.PushMode?, active: Bool?, offset: Point?) throws(ProtocolError) -> AckFields {
+    func push(body: Int, direction: PushDirection?, mode: PushModeName?, active: Bool?, offset: Point?) throws(ProtocolError) -> AckFields {
         try requireBody(body)
         let mode = mode ?? .continuous
         let existing = (mode == .continuous ? continuousPushes[body] : instantPushes[body]).flatMap { animator.push($0) }
@@ -57,8 +57,8 @@ extension World {
     }
 
     /// Creates or updates the body's push of `mode`; an instantaneous push fires once on the next step.
-    func setPush(body: ItemID, mode: NetProtocol.PushMode, angle: Double, magnitude: Double, active: Bool, offset: Point?) throws(ProtocolError) {
-        let dynMode: Dynamics.PushMode = mode == .continuous ? .continuous : .instantaneous
+    func setPush(body: ItemID, mode: PushModeName, angle: Double, magnitude: Double, active: Bool, offset: Point?) throws(ProtocolError) {
+        let dynMode: PushMode = mode == .continuous ? .continuous : .instantaneous
         var push = PushBehavior(items: [body], mode: dynMode)
         let table = mode == .continuous ? continuousPushes : instantPushes
         if let id = table[body], let old = animator.push(id) { push = old }
@@ -223,7 +223,7 @@ extension World {
         return [("scene", .string(name))]
     }
 
-    func load(_ scene: (World) -> Void, name: String) {
+    func load(_ scene: (SharedWorld) -> Void, name: String) {
         clear(name: name)
         scene(self)
     }

@@ -2,12 +2,12 @@
 /// boundary segments, persistent contacts and joints) plus reusable scratch buffers, so that a steady-state
 /// step allocates nothing. It knows nothing about behaviors: the animator translates those into per-body
 /// inputs (gravity, forces, collision masks), joints and segments.
-struct World {
+struct PhysicsWorld {
     let stepHz: Double
     let dt: Double
 
     var bodies: [Body] = []
-    var infos: [BodyInfo] = []
+    var infos: [BodyRecord] = []
     var localVertices: [Vec2] = []
     var localNormals: [Vec2] = []
     var worldVertices: [Vec2] = []
@@ -61,7 +61,7 @@ struct World {
 
     // MARK: bodies
 
-    mutating func addBody(id: ItemID, info: BodyInfo, center: Vec2, angle: Double, velocity: Vec2,
+    mutating func addBody(id: ItemID, info: BodyRecord, center: Vec2, angle: Double, velocity: Vec2,
                           angularVelocity: Double) {
         let g = info.geometry
         let start = localVertices.count

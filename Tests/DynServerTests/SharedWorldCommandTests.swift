@@ -5,8 +5,8 @@ import Testing
 
 /// The server's command layer over a real animator (no network).
 @Suite struct WorldCommandTests {
-    private func pushWorld() -> (World, ItemID) {
-        let world = World(width: 800, height: 600, stepHz: 60)
+    private func pushWorld() -> (SharedWorld, ItemID) {
+        let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         _ = try? world.loadScene("push")
         return (world, world.animator.itemIDs[0])
     }
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func everySceneLoadsAndIdsAreNeverReused() throws {
-        let world = World(width: 800, height: 600, stepHz: 60)
+        let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         var seen = Set<ItemID>()
         for name in Scenes.names {
             _ = try world.loadScene(name)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func gravityChangesKeepTheOtherHalf() throws {
-        let world = World(width: 800, height: 600, stepHz: 60)
+        let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         _ = try world.changeGravity(.magnitude(0.5))
         #expect(abs(world.gravity.direction.x) < 1e-12)
         #expect(world.gravity.direction.y == 0.5)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func spawnOutsideTheWorldOrTooBigIsBadValue() {
-        let world = World(width: 800, height: 600, stepHz: 60)
+        let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         #expect(throws: ProtocolError.self) {
             try world.spawn(shape: .rect, width: 10, height: 10, x: 900, y: 10, angle: nil, vx: nil, vy: nil, patch: .init())
         }

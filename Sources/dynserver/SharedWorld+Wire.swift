@@ -2,7 +2,7 @@ import Dynamics
 import NetProtocol
 
 /// Conversions from the animator's state to the wire types of SPEC Part B.
-extension World {
+extension SharedWorld {
     func sceneInfo() -> SceneInfo {
         let g = gravity
         let bodies: [BodyInfo] = animator.itemIDs.compactMap { id in

@@ -7,7 +7,7 @@ import NetProtocol
 /// Guarantees: every mutation goes through the animator's validation (nothing non-finite gets in); a body's
 /// behaviors and drags are forgotten when the body goes; `structureChanged` is set by every change that
 /// alters what a `scene` message shows, and cleared by whoever broadcasts the scene.
-final class World {
+final class SharedWorld {
     let animator: DynamicAnimator
     let width: Double
     let height: Double

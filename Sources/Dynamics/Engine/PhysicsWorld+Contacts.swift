@@ -1,4 +1,4 @@
-extension World {
+extension PhysicsWorld {
     /// Grows the proxy boxes of awake bodies by how far they can move this step, so that speculative contacts
     /// cover the whole step (no tunnelling), and marks them active for the broad phase.
     mutating func prepareProxies() {
