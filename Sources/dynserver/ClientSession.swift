@@ -6,7 +6,7 @@ import NetProtocol
 /// that the same read caused, so a client always sees the structure its command created before the ack.
 final class ClientSession {
     let id: Int
-    let connection: TCPConnection
+    let connection: any ClientTransport
     var framer: LineFramer
     var name: String
     var bucket: TokenBucket
@@ -21,7 +21,7 @@ final class ClientSession {
     /// True once the server decided to drop this client (no more reads are handled).
     var closing = false
 
-    init(id: Int, connection: TCPConnection, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool) {
+    init(id: Int, connection: any ClientTransport, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool) {
         self.id = id
         self.connection = connection
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
@@ -29,7 +29,7 @@ final class ClientSession {
         self.bucket = bucket
         self.authorized = authorized
         self.admin = admin
-        self.address = connection.peer?.description ?? "?"
+        self.address = connection.peerDescription
     }
 
     func reply(_ message: ServerMessage) {

@@ -138,7 +138,7 @@ final class Server {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
             session.connection.closeAfterFlush(timeoutMs: 500)
         } else {
-            session.connection.close()
+            session.connection.closeNow()
         }
     }
 
