@@ -67,6 +67,12 @@ enum ShortCommand {
         "wait": "wait MS",
     ]
 
+    /// Words Tab offers after a command's first word, for commands whose completion is a fixed list.
+    static let optionWords: [String: [String]] = [
+        "push": ["continuous", "instantaneous", "dx=", "dy=", "active=", "offset=", "mode="],
+        "snap": ["off", "damping="],
+    ]
+
     /// The forms of every command, one per line, for `--help` and the `?` overlay.
     static var usage: String { commandWords.compactMap { forms[$0] }.joined(separator: " | ") + " | {raw json}; any line may end in id=NAME" }
 

@@ -3,17 +3,19 @@ import Testing
 @testable import dynclient
 
 @Suite struct InteractionTests {
-    // 100 x 31 terminal: the world area is 100 x 30, so cell (50, 15) is world (405, 310), on the box (id 1).
+    // 100 x 32 terminal: the world area is 100 x 30, so cell (50, 15) is world (405, 310), on the box (id 1).
     let world = Fixtures.world()
-    var viewport: Viewport { SceneRenderer.viewport(world: world, columns: 100, rows: 31)! }
+    var viewport: Viewport { SceneRenderer.viewport(world: world, columns: 100, rows: 32)! }
 
     private func mouse(_ kind: MouseEvent.Kind, _ button: MouseButton, _ column: Int, _ row: Int) -> InputEvent {
         .mouse(MouseEvent(kind: kind, button: button, column: column, row: row))
     }
 
-    private func run(_ events: [InputEvent], on interaction: inout Interaction) -> [UIAction] {
-        events.flatMap { interaction.handle($0, world: world, viewport: viewport, poses: world.poses(atMs: 1000)) }
+    private func run(_ events: [InputEvent], on interaction: inout Interaction, atMs now: UInt64 = 0) -> [UIAction] {
+        events.flatMap { interaction.handle($0, world: world, viewport: viewport, poses: world.poses(atMs: 1000), nowMs: now) }
     }
+
+    private func keys(_ text: String) -> [InputEvent] { text.map { .key(.character($0)) } }
 
     @Test func clickWithoutMovingTapsAtTheCellsWorldPoint() {
         var interaction = Interaction()
@@ -64,8 +66,7 @@ import Testing
     @Test func cursorKeysMoveOneCellAndTapAtTheCursor() {
         var interaction = Interaction()
         // The cursor starts at the centre (400, 300); one cell is 10 pt across and 20 pt down.
-        _ = run([.key(.right), .key(.character("l")), .key(.down), .key(.character("k")), .key(.character("k"))],
-                on: &interaction)
+        _ = run([.key(.right), .key(.right), .key(.down), .key(.up), .key(.up)], on: &interaction)
         #expect(interaction.cursorPoint(world: world) == Point(420, 280))
         #expect(run([.key(.enter)], on: &interaction) == [.send(.tap(x: 420, y: 280, body: nil, mode: .continuous))])
         #expect(run([.key(.character("t"))], on: &interaction) == [.send(.tap(x: 420, y: 280, body: nil, mode: .continuous))])
@@ -124,5 +125,76 @@ import Testing
         #expect(interaction.showHelp)
         #expect(run([.key(.enter)], on: &interaction).isEmpty)
         #expect(!interaction.showHelp)
+    }
+
+    @Test func numberKeysLoadTheListedScenes() {
+        var interaction = Interaction()
+        #expect(run(keys("1"), on: &interaction) == [.send(.scene(name: "default"))])
+        #expect(run(keys("7"), on: &interaction) == [.send(.scene(name: SceneCatalog.names[6]))])
+        #expect(run(keys("9"), on: &interaction).isEmpty == (SceneCatalog.names.count < 9))
+    }
+
+    @Test func cCyclesTheCollisionMode() {
+        var interaction = Interaction()
+        // The fixture scene collides everything: the next mode is items.
+        #expect(run(keys("c"), on: &interaction) == [.send(.collision(mode: .items))])
+        #expect(Interaction.nextCollisionMode(after: .items) == .boundaries)
+        #expect(Interaction.nextCollisionMode(after: .boundaries) == .everything)
+    }
+
+    @Test func nSpawnsABoxAtTheCursorAndXRemovesTheSelection() {
+        var interaction = Interaction()
+        _ = run([.key(.right)], on: &interaction)
+        #expect(run(keys("n"), on: &interaction) == [.send(.spawn(shape: .rect, width: 60, height: 60, x: 410, y: 300,
+                                                                  angle: nil, vx: nil, vy: nil, patch: PropertyPatch()))])
+        #expect(run(keys("x"), on: &interaction) == [.notice("select an item first (Tab or click)")])
+        _ = run([.key(.tab)], on: &interaction)
+        #expect(run(keys("x"), on: &interaction) == [.send(.remove(body: 1))])
+    }
+
+    @Test func eOpensTheLineOnTheSelectionsProperties() {
+        var interaction = Interaction()
+        _ = run([.key(.tab)], on: &interaction)
+        #expect(run(keys("e"), on: &interaction).isEmpty)
+        #expect(interaction.commandLineOpen)
+        #expect(interaction.editing == 1)
+        #expect(interaction.commandLine.text == "set 1 ")
+        _ = run(keys("el") + [.key(.tab)], on: &interaction)
+        #expect(interaction.commandLine.text == "set 1 elasticity ")
+        #expect(run(keys("0.8") + [.key(.enter)], on: &interaction) == [.runLine("set 1 elasticity 0.8")])
+        #expect(!interaction.commandLineOpen)
+        #expect(interaction.editing == nil)
+    }
+
+    @Test func theColonLineTakesEveryKeyUntilEnterOrEscape() {
+        var interaction = Interaction()
+        #expect(run(keys(":scene snq") + [.key(.backspace)] + keys("ap"), on: &interaction).isEmpty)
+        #expect(interaction.commandLine.text == "scene snap")
+        #expect(run([.key(.enter)], on: &interaction) == [.runLine("scene snap")])
+        // Escape closes without running; the typed q did not quit.
+        #expect(run(keys(":q") + [.key(.escape)], on: &interaction).isEmpty)
+        #expect(!interaction.commandLineOpen)
+        // Up brings the last line back.
+        #expect(run(keys(":") + [.key(.up), .key(.enter)], on: &interaction) == [.runLine("scene snap")])
+        #expect(run(keys(":") + [.key(.control(3))], on: &interaction) == [.quit])
+    }
+
+    @Test func kTogglesContactEvents() {
+        var interaction = Interaction()
+        #expect(run(keys("k"), on: &interaction) == [.send(.subscribe(SubscriptionChange(contacts: true)))])
+        #expect(interaction.showContacts)
+        #expect(run(keys("k"), on: &interaction) == [.send(.subscribe(SubscriptionChange(contacts: false)))])
+    }
+
+    @Test func ownDragIsKnownLocallyFromThePress() {
+        var interaction = Interaction()
+        _ = run([mouse(.press, .left, 50, 15)], on: &interaction)
+        // Cell (50, 15) is world (405, 310); the box's centre is (400, 300).
+        #expect(interaction.ownDrag?.body == 1)
+        #expect(interaction.ownDrag?.grab == Point(5, 10))
+        _ = run([mouse(.motion, .left, 60, 15)], on: &interaction)
+        #expect(interaction.pointer == Point(505, 310))
+        _ = run([mouse(.release, .left, 60, 15)], on: &interaction)
+        #expect(interaction.ownDrag == nil)
     }
 }
