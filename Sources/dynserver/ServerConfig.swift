@@ -1,3 +1,5 @@
+import NetProtocol
+
 /// Everything a server run is configured with (flags of SPEC Part C, with their defaults).
 struct ServerConfig: Sendable {
     var host = "127.0.0.1"
@@ -24,5 +26,5 @@ struct ServerConfig: Sendable {
     /// client's stale snapshots are not buffered megabytes deep where they can no longer be replaced.
     var sendBufferBytes = 256 * 1024
 
-    static let serverName = "dynserver 0.1.0"
+    static let serverName = DynVersion.line("dynserver")
 }
