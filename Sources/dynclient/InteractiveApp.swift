@@ -156,6 +156,12 @@ final class InteractiveApp {
             if case let .number(sent)? = t { status.pingMs = max(0, Self.clockMs() - sent) }
         case let .bye(reason):
             feedback.failed("server said bye (\(reason))")
+        case let .contact(contact):
+            if let point = contact.point, interaction.showContacts, contact.phase == .began {
+                feedback.contact(at: point, atMs: loop.nowMs)
+            }
+        case let .notice(notice):
+            feedback.notice("\(notice.name.isEmpty ? "client \(notice.client)" : notice.name) \(notice.summary)", atMs: loop.nowMs)
         }
     }
 

@@ -30,6 +30,7 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Disconnect a client holding more unsent bytes than this.") var maxOutboxBytes = 8 * 1024 * 1024
     @Option(help: "Most items the world may hold.") var maxBodies = 5000
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+    @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
 
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
@@ -85,6 +86,7 @@ struct DynServerCommand: ParsableCommand {
         config.stallTimeoutMs = UInt64(stallTimeout * 1000)
         config.maxOutboxBytes = maxOutboxBytes
         config.maxBodies = maxBodies
+        config.held = held
 
         let server = try Server(config: config, log: log)
         let address: SocketAddress

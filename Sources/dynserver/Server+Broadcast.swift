@@ -30,8 +30,11 @@ extension Server {
     }
 
     private func runTick() {
+        // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
+        guard !world.held else { return }
         world.animator.step()
         tick += 1
+        collectContacts()
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
         guard index != lastSnapshotIndex else { return }
         lastSnapshotIndex = index
@@ -53,13 +56,13 @@ extension Server {
         let drags = world.dragInfos()
         let clients = sessions.count
         let bytes = states.withUnsafeBufferPointer {
-            snapshotEncoder.encode(tick: tick, time: world.animator.elapsedTime, paused: paused, clients: clients,
+            snapshotEncoder.encode(tick: tick, time: world.time, paused: paused, held: world.held, clients: clients,
                                    bodies: $0, drags: drags)
         }
         return SharedBytes(bytes)
     }
 
-    private func broadcastSnapshot(paused: Bool) {
+    func broadcastSnapshot(paused: Bool) {
         let shared = encodeSnapshot(paused: paused)
         for session in sessions.values where session.authorized {
             session.connection.write(shared, kind: .latestOnly)

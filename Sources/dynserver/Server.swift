@@ -33,6 +33,8 @@ final class Server {
     var sentPausedSnapshot = false
     var lastKeepAliveTick: UInt64 = 0
     var cachedScene: SharedBytes?
+    /// Contact events beyond the per-tick cap, reported in the next `contact` message's `dropped`.
+    var droppedContacts = 0
 
     init(config: ServerConfig, log: Logger) throws {
         self.config = config
@@ -45,6 +47,7 @@ final class Server {
             throw ServerStartError("unknown scene \"\(config.scene)\" (known: \(Scenes.names.joined(separator: ", ")))")
         }
         world.load(scene, name: config.scene)
+        world.held = config.held
     }
 
     /// Binds and starts the timers and signal watchers; returns the address actually bound.
@@ -132,7 +135,7 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        if world.endDrag(client: session.id) { world.animator.wake() }
+        world.endDrag(client: session.id)
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
