@@ -17,7 +17,11 @@ enum HelpText {
         "n            spawn a box at cursor",
         "x            remove the selection",
         "e            edit selection's props",
+        "f            field at cursor (kind+)",
+        "p            hold / resume the world",
+        ".            step one tick (held)",
         "k            contact flashes on/off",
+        "press o, G.. move anchor / field",
         ":            command line (Tab, Up)",
         "Esc          end drag / close line",
         "?            help (again: commands)",
@@ -36,6 +40,17 @@ enum HelpText {
         "push [ID] ANGLE MAG [mode] | dx= dy=",
         "drag begin|move X Y | drag end",
         "snap [ID] X Y [damping=D] | [ID] off",
+        "velocity [ID] VX VY [av=] [add=]",
+        "attach [ID] X Y | to=ID2 [kind=..]",
+        "anchor ATTACHMENT X Y",
+        "detach ATTACHMENT",
+        "field KIND X Y [opts] | FIELD [X Y]",
+        "unfield FIELD",
+        "boundary NAME X,Y X,Y.. [closed]",
+        "bounds on|off [insets=T,L,B,R]",
+        "group ID ID [ID..] / ungroup GROUP",
+        "pause / resume / step [TICKS]",
+        "wait MS (headless scripts only)",
         "subscribe contacts= notices= snaps..",
         "hello [NAME] [token=T]",
         "ping",
@@ -50,7 +65,8 @@ enum HelpText {
         return ["scenes: " + entries[..<half].joined(separator: "  "), "        " + entries[half...].joined(separator: "  ")]
     }
 
-    static let hint = "? help  : command  1-9 scene  c collide  n spawn  x remove  e edit  k contacts  q quit"
+    /// At most 79 columns, so that it shows whole on an 80-column terminal.
+    static let hint = "?help :cmd 1-9 scene c collide n spawn x del e edit f field p hold .step q quit"
 
     /// The lines of help page `page` (1 or 2), laid out in two columns when `columns` allows.
     static func page(_ page: Int, columns: Int) -> [String] {

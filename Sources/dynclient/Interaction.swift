@@ -42,6 +42,18 @@ struct Interaction {
     private(set) var ownDrag: (body: Int, grab: Point)?
     private var track = PointerTrack()
     private var gesture: Gesture?
+    /// The handle being moved by the mouse (its marker follows the pointer locally).
+    private(set) var movingHandle: Handle?
+    /// The field `f` placed last (its kind cycles on the next `f`) and the kind it has.
+    private var placed: (field: Int?, kind: Int)?
+
+    /// Something in the world that is not an item but can be moved with the mouse.
+    enum Handle: Equatable, Sendable {
+        /// An attachment's anchor (the `anchor` command).
+        case anchor(Int)
+        /// A field's position (a `field` update).
+        case field(Int)
+    }
 
     private struct Gesture {
         var startColumn: Int
@@ -52,10 +64,13 @@ struct Interaction {
         var lastRow: Int
         var dragging = false
         var moved = false
+        var handle: Handle?
     }
 
     /// The body a spawned box (`n`) gets: 60 x 60.
     static let spawnSize = 60.0
+    /// The region radius of a field placed with `f`, in points.
+    static let fieldRadius = 120.0
     /// Slower pointers release without a fling (points per second).
     static let flingThreshold = 30.0
 
@@ -188,6 +203,24 @@ struct Interaction {
             guard let selected else { return [.notice("select an item first (Tab or click)")] }
             editing = selected
             openCommandLine("set \(selected) ")
+        case .character("p"):
+            return [.send(world.latest?.held == true ? .resume : .pause)]
+        case .character("."):
+            return [.send(.step(ticks: 1))]
+        case .character("f"):
+            let kinds = FieldKindName.allCases
+            var actions: [UIAction] = []
+            var next = 0
+            if let last = placed {
+                next = (last.kind + 1) % kinds.count
+                if let field = last.field, world.scene?.fields.contains(where: { $0.id == field }) == true {
+                    actions.append(.send(.unfield(field: field)))
+                }
+            }
+            placed = (nil, next)
+            var parameters = FieldParameters(x: point.x, y: point.y, region: FieldRegionSpec(.radius(Self.fieldRadius)))
+            if kinds[next] == .linearGravity || kinds[next] == .velocity { parameters.direction = DirectionVector(1, 0) }
+            return actions + [.send(.field(kind: kinds[next], parameters))]
         case .character("k"):
             showContacts.toggle()
             return [.send(.subscribe(SubscriptionChange(contacts: showContacts)))]
@@ -250,7 +283,25 @@ struct Interaction {
 
     /// The fling: the item takes the pointer's velocity (`velocity` with `add: false`).
     static func fling(body: Int, vx: Double, vy: Double) -> ClientCommand? {
-        nil
+        .velocity(body: body, vx: vx, vy: vy, av: nil, add: false)
+    }
+
+    /// The server created the field `f` asked for.
+    mutating func placedField(_ id: Int) {
+        if placed != nil { placed?.field = id }
+    }
+
+    /// The handle drawn at a cell: an attachment's anchor marker or a field's glyph, within one cell.
+    static func handle(atColumn column: Int, row: Int, world: WorldModel, viewport: Viewport) -> Handle? {
+        func near(_ point: Point) -> Bool {
+            let (c, r) = viewport.cell(for: point)
+            return abs(c - column) <= 1 && abs(r - row) <= 0
+        }
+        for attachment in world.scene?.attachments ?? [] {
+            if let id = attachment.id, let anchor = attachment.anchor, near(anchor) { return .anchor(id) }
+        }
+        for field in world.scene?.fields ?? [] where near(Point(field.x, field.y)) { return .field(field.id) }
+        return nil
     }
 
     // MARK: mouse
@@ -269,9 +320,14 @@ struct Interaction {
             pointer = point
             track.reset()
             track.add(point, atMs: nowMs)
+            let leftover = gesture?.dragging == true ? endDrag() : []
+            if let handle = Self.handle(atColumn: mouse.column, row: mouse.row, world: world, viewport: viewport) {
+                gesture = Gesture(startColumn: mouse.column, startRow: mouse.row, start: point, body: nil,
+                                  lastColumn: mouse.column, lastRow: mouse.row, handle: handle)
+                return leftover
+            }
             let body = world.body(at: point, poses: poses)
             if let body { selected = body }
-            let leftover = gesture?.dragging == true ? endDrag() : []
             gesture = Gesture(startColumn: mouse.column, startRow: mouse.row, start: point, body: body,
                               lastColumn: mouse.column, lastRow: mouse.row)
             if let body, let pose = poses[body] { ownDrag = (body, pose.local(point)) }
@@ -282,6 +338,10 @@ struct Interaction {
         case (.release, _):
             guard let finished = gesture else { return [] }
             gesture = nil
+            if finished.handle != nil {
+                movingHandle = nil
+                return []
+            }
             if finished.dragging {
                 ownDrag = nil
                 var actions: [UIAction] = [.send(.drag(phase: .end, x: nil, y: nil, body: nil))]
@@ -313,6 +373,14 @@ struct Interaction {
         current.moved = true
         track.add(point, atMs: nowMs)
         var actions: [UIAction] = []
+        if let handle = current.handle {
+            gesture = current
+            movingHandle = handle
+            switch handle {
+            case let .anchor(id): return [.send(.anchor(attachment: id, x: point.x, y: point.y))]
+            case let .field(id): return [.send(.fieldUpdate(field: id, FieldParameters(x: point.x, y: point.y)))]
+            }
+        }
         if !current.dragging, let body = current.body, !keyboardDragging {
             current.dragging = true
             actions.append(.send(.drag(phase: .begin, x: current.start.x, y: current.start.y, body: body)))

@@ -146,7 +146,7 @@ final class InteractiveApp {
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
             snapshotsThisSecond += 1
             status.tick = snapshot.tick
-            status.motion = snapshot.paused ? .paused : .running
+            status.motion = snapshot.held ? .held : snapshot.paused ? .paused : .running
             status.clients = snapshot.clients
         case let .error(error):
             answered(error: error)
@@ -201,6 +201,14 @@ final class InteractiveApp {
         case let .collision(mode): feedback.succeeded("collision mode \(mode.rawValue)", atMs: loop.nowMs)
         case let .remove(removed): feedback.succeeded("removed #\(removed)", atMs: loop.nowMs)
         case let .set(changed, _): feedback.succeeded("set #\(changed)", atMs: loop.nowMs)
+        case let .field(kind, _):
+            let field = fields.first { $0.0 == "field" }?.1.number.map { Int($0) }
+            if let field { interaction.placedField(field) }
+            feedback.succeeded("\(kind.rawValue) field #\(field.map(String.init) ?? "?")", atMs: loop.nowMs)
+        case .pause: feedback.succeeded("world held (. steps, p resumes)", atMs: loop.nowMs)
+        case .resume: feedback.succeeded("world resumed", atMs: loop.nowMs)
+        case let .step(ticks): feedback.succeeded("stepped \(ticks) tick\(ticks == 1 ? "" : "s")", atMs: loop.nowMs)
+        case .anchor, .fieldUpdate, .velocity: break
         case .drag, .ping: break
         default: feedback.succeeded("\(command.typeName): ok", atMs: loop.nowMs)
         }

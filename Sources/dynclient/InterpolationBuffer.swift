@@ -40,11 +40,11 @@ struct InterpolationBuffer: Sendable {
     /// Whether playback shows the latest snapshot as it is (nothing to interpolate).
     private var isStill: Bool {
         guard let latest else { return true }
-        return latest.paused || snapshots.count < 2
+        return latest.paused || latest.held || snapshots.count < 2
     }
 
     mutating func add(_ snapshot: Snapshot, arrivalMs: Double) {
-        if let latest, latest.paused || snapshot.tick <= latest.tick
+        if let latest, latest.paused || latest.held || snapshot.tick <= latest.tick
             || snapshot.tick - latest.tick > Self.maxTickGap {
             // A new start: nothing before this snapshot belongs to the motion after it.
             snapshots.removeAll()

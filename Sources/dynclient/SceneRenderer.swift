@@ -32,6 +32,7 @@ enum SceneRenderer {
     static let ringColor = RGB(0x5F, 0xFF, 0xFF)
     static let highlightColor = RGB(0xFF, 0xFF, 0x5F)
     static let flashColor = RGB(0xFF, 0x87, 0x00)
+    static let fieldColor = RGB(0xAF, 0x87, 0xFF)
     static let fallbackBodyColor = RGB(0xA0, 0xA0, 0xA0)
     static let statusStyle = CellStyle(reverse: true)
     /// Radius of the tap ring, in world points.
@@ -74,13 +75,30 @@ enum SceneRenderer {
         for boundary in world.scene?.boundaries ?? [] {
             polyline(boundary.points, closed: boundary.closed, color: boundaryColor, viewport: viewport, canvas: &canvas)
         }
+        var markers: [(Unicode.Scalar, Point)] = []
         for attachment in world.scene?.attachments ?? [] {
             guard let pose = poses[attachment.body] else { continue }
-            let start = attachment.anchor ?? attachment.toBody.flatMap { other in
+            let anchor = handlePosition(.anchor(attachment.id ?? -1), interaction: interaction) ?? attachment.anchor
+            if let anchor, attachment.id != nil { markers.append(("o", anchor)) }
+            let start = anchor ?? attachment.toBody.flatMap { other in
                 poses[other].map { $0.apply(attachment.toOffset ?? Point(0, 0)) }
             }
             guard let start else { continue }
             canvas.line(from: viewport.dot(for: start), to: viewport.dot(for: pose.apply(attachment.offset)), color: attachmentColor)
+        }
+        for field in world.scene?.fields ?? [] {
+            let at = handlePosition(.field(field.id), interaction: interaction) ?? Point(field.x, field.y)
+            switch field.region.shape {
+            case let .radius(radius):
+                polyline(BodyGeometry.circlePolygon(center: at, radius: radius), closed: true, color: fieldColor,
+                         viewport: viewport, canvas: &canvas)
+            case let .rect(width, height):
+                let (w, h) = (width / 2, height / 2)
+                polyline([Point(at.x - w, at.y - h), Point(at.x + w, at.y - h), Point(at.x + w, at.y + h), Point(at.x - w, at.y + h)],
+                         closed: true, color: fieldColor, viewport: viewport, canvas: &canvas)
+            case .infinite: break
+            }
+            markers.append((fieldGlyph(field.kind), at))
         }
         for snap in world.scene?.snaps ?? [] {
             let (x, y) = viewport.dot(for: snap.point)
@@ -135,11 +153,37 @@ enum SceneRenderer {
         if options.monochrome, let selected, let info = world.bodiesByID[selected], let pose = poses[selected] {
             reverseCells(covering: info, at: pose, viewport: viewport, into: &frame)
         }
+        for (glyph, point) in markers {
+            let (column, row) = viewport.cell(for: point)
+            guard viewport.contains(column: column, row: row) else { continue }
+            frame[column, row] = Cell(scalar: glyph, style: CellStyle(foreground: fieldColor, bold: true, reverse: true))
+        }
         for (name, anchor) in labels {
             let (column, row) = viewport.cell(for: anchor)
             let clampedRow = min(max(row, viewport.originRow), viewport.originRow + viewport.rows - 1)
             frame.put(String(name.prefix(24)), column: min(max(column + 1, 0), frame.columns - 1), row: clampedRow,
                       style: CellStyle(foreground: dragColor, bold: true))
+        }
+    }
+
+    /// Where a handle is drawn while this client moves it: at the pointer, before the server answers.
+    private static func handlePosition(_ handle: Interaction.Handle, interaction: Interaction) -> Point? {
+        interaction.movingHandle == handle ? interaction.pointer : nil
+    }
+
+    /// One letter per field kind (ASCII, so that every terminal shows it).
+    static func fieldGlyph(_ kind: FieldKindName) -> Unicode.Scalar {
+        switch kind {
+        case .linearGravity: return "G"
+        case .radialGravity: return "R"
+        case .spring: return "S"
+        case .drag: return "D"
+        case .velocity: return "V"
+        case .vortex: return "@"
+        case .noise: return "N"
+        case .turbulence: return "T"
+        case .electric: return "E"
+        case .magnetic: return "M"
         }
     }
 

@@ -197,4 +197,64 @@ import Testing
         _ = run([mouse(.release, .left, 60, 15)], on: &interaction)
         #expect(interaction.ownDrag == nil)
     }
+
+    @Test func pHoldsAndResumesAndDotSteps() {
+        var interaction = Interaction()
+        #expect(run(keys("p"), on: &interaction) == [.send(.pause)])
+        #expect(run(keys("."), on: &interaction) == [.send(.step(ticks: 1))])
+        var held = Fixtures.world()
+        var snapshot = Fixtures.snapshot(tick: 4)
+        snapshot.held = true
+        held.apply(snapshot: snapshot, arrivalMs: 1100)
+        #expect(interaction.handle(.key(.character("p")), world: held, viewport: nil, poses: [:]) == [.send(.resume)])
+    }
+
+    @Test func fPlacesAFieldAtTheCursorAndCyclesItsKind() {
+        var interaction = Interaction()
+        let region = FieldRegionSpec(.radius(Interaction.fieldRadius))
+        #expect(run(keys("f"), on: &interaction) == [.send(.field(kind: .linearGravity, FieldParameters(
+            x: 400, y: 300, region: region, direction: DirectionVector(1, 0))))])
+        interaction.placedField(9)
+        // Field 9 is not in the scene (the fixture has no fields): nothing to remove, the next kind is placed.
+        #expect(run(keys("f"), on: &interaction) == [.send(.field(kind: .radialGravity, FieldParameters(x: 400, y: 300, region: region)))])
+    }
+
+    @Test func releasingAMovingDragFlingsTheItem() {
+        var interaction = Interaction()
+        _ = run([mouse(.press, .left, 50, 15)], on: &interaction, atMs: 1000)
+        _ = run([mouse(.motion, .left, 52, 15)], on: &interaction, atMs: 1020)
+        _ = run([mouse(.motion, .left, 54, 15)], on: &interaction, atMs: 1040)
+        // 40 pt in 40 ms: 1000 pt/s to the right.
+        let actions = run([mouse(.release, .left, 54, 15)], on: &interaction, atMs: 1050)
+        #expect(actions == [.send(.drag(phase: .end, x: nil, y: nil, body: nil)),
+                            .send(.velocity(body: 1, vx: 1000, vy: 0, av: nil, add: false))])
+    }
+
+    @Test func releasingAfterThePointerStoppedDoesNotFling() {
+        var interaction = Interaction()
+        _ = run([mouse(.press, .left, 50, 15)], on: &interaction, atMs: 1000)
+        _ = run([mouse(.motion, .left, 54, 15)], on: &interaction, atMs: 1020)
+        let actions = run([mouse(.release, .left, 54, 15)], on: &interaction, atMs: 1500)
+        #expect(actions == [.send(.drag(phase: .end, x: nil, y: nil, body: nil))])
+    }
+
+    @Test func pressingAnAnchorMarkerAndMovingMovesTheAnchor() {
+        var world = Fixtures.world()
+        var scene = Fixtures.scene
+        var attachment = AttachmentInfo(body: 1, anchor: Point(405, 110), offset: Point(0, 0), length: 190, frequency: 0, damping: 0)
+        attachment.id = 4
+        scene.attachments = [attachment]
+        world.apply(scene: scene)
+        var interaction = Interaction()
+        let poses = world.poses(atMs: 1000)
+        // (405, 110) is cell (50, 5).
+        var actions = interaction.handle(mouse(.press, .left, 50, 5), world: world, viewport: viewport, poses: poses)
+        actions += interaction.handle(mouse(.motion, .left, 60, 5), world: world, viewport: viewport, poses: poses)
+        #expect(interaction.movingHandle == .anchor(4))
+        #expect(interaction.pointer == Point(505, 110))
+        actions += interaction.handle(mouse(.release, .left, 60, 5), world: world, viewport: viewport, poses: poses)
+        #expect(actions == [.send(.anchor(attachment: 4, x: 505, y: 110))])
+        #expect(interaction.movingHandle == nil)
+        #expect(interaction.selected == nil)
+    }
 }

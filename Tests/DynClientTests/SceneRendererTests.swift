@@ -82,4 +82,12 @@ import Testing
             #expect(lines.allSatisfy { $0.count <= 76 }, "page \(page)")
         }
     }
+
+    @Test func helpNamesEveryCommandAndTheHintFitsEightyColumns() {
+        let help = HelpText.commands.joined(separator: " ")
+        for word in ShortCommand.commandWords {
+            #expect(help.contains(word), "\(word)")
+        }
+        #expect(HelpText.hint.count < 80)
+    }
 }
