@@ -87,13 +87,18 @@ final class ClientScreen {
         case UInt8(ascii: "J") where parameters == "2":
             cells = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
         case UInt8(ascii: "m"):
-            for parameter in parameters.split(separator: ";", omittingEmptySubsequences: false) {
-                switch parameter {
+            let list = parameters.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            var index = 0
+            while index < list.count {
+                switch list[index] {
                 case "", "0": reverse = false; dim = false
                 case "7": reverse = true
                 case "2": dim = true
+                // 38/48;5;n and 38/48;2;r;g;b: colours, whose numbers are not attributes.
+                case "38", "48": index += list.count > index + 1 && list[index + 1] == "2" ? 4 : 2
                 default: break
                 }
+                index += 1
             }
         default: break
         }
