@@ -32,11 +32,12 @@ final class ServerLink {
     private var stopped = false
     private(set) var isConnected = false
 
-    init(loop: EventLoop, address: SocketAddress, name: String?, token: String?, reconnects: Bool) {
+    init(loop: EventLoop, address: SocketAddress, name: String?, token: String?, reconnects: Bool,
+         subscribe: SubscriptionChange? = nil) {
         self.loop = loop
         self.address = address
         self.reconnects = reconnects
-        hello = ClientMessage(.hello(name: name, token: token, protocolVersion: 1)).encoded()
+        hello = ClientMessage(.hello(name: name, token: token, protocolVersion: 1, subscribe: subscribe)).encoded()
     }
 
     func start() { connect() }

@@ -39,6 +39,8 @@ public class StreamHandle: UVHandle {
     /// Bytes not yet confirmed written: waiting here plus handed to libuv.
     public var pendingBytes: Int { waitingBytes + (latest?.bytes.count ?? 0) + inFlightBytes }
     public var isIdle: Bool { pendingBytes == 0 }
+    /// True while a `latestOnly` write waits here, not yet handed to libuv.
+    public var hasQueuedLatestOnly: Bool { latest != nil }
 
     /// How long libuv has been holding unfinished writes without completing any, in loop milliseconds.
     public var stalledForMs: UInt64 {
