@@ -156,7 +156,7 @@ final class InteractiveApp {
             if case let .number(sent)? = t { status.pingMs = max(0, Self.clockMs() - sent) }
         case let .bye(reason):
             show("server said bye (\(reason))")
-        case .ack:
+        case .ack, .contact, .notice:
             break
         }
     }

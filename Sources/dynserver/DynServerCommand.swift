@@ -30,6 +30,7 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Most items the world may hold.") var maxBodies = 5000
     @Option(help: "Kernel send buffer per client in bytes (SO_SNDBUF; Linux doubles it).") var sendBufferBytes = 256 * 1024
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+    @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
 
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
@@ -86,6 +87,7 @@ struct DynServerCommand: ParsableCommand {
         config.maxOutboxBytes = maxOutboxBytes
         config.maxBodies = maxBodies
         config.sendBufferBytes = sendBufferBytes
+        config.held = held
 
         let server = try Server(config: config, log: log)
         let address: SocketAddress

@@ -30,8 +30,11 @@ extension Server {
     }
 
     private func runTick() {
+        // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
+        guard !world.held else { return }
         world.animator.step()
         tick += 1
+        collectContacts()
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
         guard index != lastSnapshotIndex else { return }
         lastSnapshotIndex = index
@@ -59,21 +62,23 @@ extension Server {
         let drags = world.dragInfos()
         let clients = sessions.count
         return states.withUnsafeBufferPointer {
-            SnapshotEncoder.encodeShared(tick: tick, time: world.animator.elapsedTime, paused: paused, clients: clients,
+            SnapshotEncoder.encodeShared(tick: tick, time: world.time, paused: paused, held: world.held, clients: clients,
                                          bodies: $0, drags: drags)
         }
     }
 
     /// Sends the state to every client whose own rate makes it due (all of them for `paused` snapshots):
-    /// one shared full snapshot, and compact frames encoded once per distinct baseline.
-    private func broadcastSnapshot(paused: Bool) {
+    /// one shared full snapshot, and compact frames encoded once per distinct baseline. While held, every
+    /// snapshot (pause, step) goes to everyone.
+    func broadcastSnapshot(paused: Bool) {
         world.fillStates(&states)
         var full: SharedBytes?
         var compact: [ClientSession] = []
         for session in sessions.values where session.authorized && !session.closing {
             let subscription = session.subscription
             guard subscription.snapshots != .off,
-                  session.feed.isDue(tick: tick, hz: subscription.snapshotHz, tickHz: config.tickHz, force: paused)
+                  session.feed.isDue(tick: tick, hz: subscription.snapshotHz, tickHz: config.tickHz,
+                                    force: paused || world.held)
             else { continue }
             if subscription.snapshots == .compact {
                 compact.append(session)

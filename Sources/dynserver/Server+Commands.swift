@@ -65,6 +65,7 @@ extension Server {
             let fields = try apply(message.command, from: session)
             world.animator.wake()
             if let id { session.reply(.ack(id: id, fields: fields)) }
+            afterApplied(message.command, fields: fields, from: session)
         } catch {
             var error = error
             error.id = id
@@ -151,18 +152,18 @@ extension Server {
             return try world.removeBody(body)
         case .scene(let name):
             return try world.loadScene(name)
-        case .hello, .ping, .subscribe:
-            return []
+        default:
+            return try applyMore(command, from: session)
         }
     }
 }
 
 extension ClientCommand {
-    /// The commands that `--admin-token` guards (SPEC Part B, Security).
+    /// The commands that `--admin-token` guards (docs/PROTOCOL.md, Security).
     var changesStructure: Bool {
         switch self {
         case .set, .gravity, .collision, .spawn, .remove, .scene: return true
-        default: return false
+        default: return isGatedInteraction
         }
     }
 }

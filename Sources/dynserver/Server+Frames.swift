@@ -8,7 +8,7 @@ extension Server {
         let current = states.withUnsafeBufferPointer { PoseTable(tick: tick, bodies: $0) }
         let drags = world.dragInfos()
         let clients = sessions.count
-        let time = world.animator.elapsedTime
+        let time = world.time
         var encoded: [ObjectIdentifier?: SharedBytes] = [:]
         for session in targets {
             let base = session.feed.baseline(latestStillQueued: session.connection.hasQueuedLatestOnly)
@@ -17,7 +17,8 @@ extension Server {
             if let shared = encoded[key] {
                 bytes = shared
             } else {
-                bytes = FrameEncoder.encode(current, base: base, time: time, paused: paused, clients: clients, drags: drags)
+                bytes = FrameEncoder.encode(current, base: base, time: time, paused: paused, held: world.held, clients: clients,
+                                            drags: drags)
                 encoded[key] = bytes
             }
             session.connection.write(bytes, kind: .latestOnly)

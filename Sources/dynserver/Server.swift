@@ -33,6 +33,8 @@ final class Server {
     var sentPausedSnapshot = false
     var lastKeepAliveTick: UInt64 = 0
     var cachedScene: SharedBytes?
+    /// Contact events beyond the per-tick cap, reported in the next `contact` message's `dropped`.
+    var droppedContacts = 0
 
     init(config: ServerConfig, log: Logger) throws {
         self.config = config
@@ -45,6 +47,7 @@ final class Server {
             throw ServerStartError("unknown scene \"\(config.scene)\" (known: \(Scenes.names.joined(separator: ", ")))")
         }
         world.load(scene, name: config.scene)
+        world.held = config.held
     }
 
     /// Binds and starts the timers and signal watchers; returns the address actually bound.

@@ -21,6 +21,8 @@ public struct Frame: Equatable, Sendable {
     /// The tick of the frame this one is relative to; nil for a keyframe, which lists every body.
     public var base: UInt64?
     public var paused: Bool
+    /// True while the world is held by `pause` (written only when true, as in snapshots).
+    public var held = false
     public var clients: Int
     public var bodies: [Body]
     public var drags: [DragInfo]

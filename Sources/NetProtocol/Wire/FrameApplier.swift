@@ -49,8 +49,10 @@ public struct FrameApplier: Sendable {
             index = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
         }
         tick = frame.tick
-        return Snapshot(tick: frame.tick, time: frame.time, paused: frame.paused, clients: frame.clients,
-                        bodies: bodies(), drags: frame.drags)
+        var snapshot = Snapshot(tick: frame.tick, time: frame.time, paused: frame.paused, clients: frame.clients,
+                                bodies: bodies(), drags: frame.drags)
+        snapshot.held = frame.held
+        return snapshot
     }
 
     /// The poses held now, in the keyframe's order.
