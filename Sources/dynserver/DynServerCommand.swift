@@ -29,6 +29,7 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Disconnect a client whose writes make no progress for this many seconds.") var stallTimeout: Double = 10
     @Option(help: "Disconnect a client holding more unsent bytes than this.") var maxOutboxBytes = 8 * 1024 * 1024
     @Option(help: "Most items the world may hold.") var maxBodies = 5000
+    @Option(help: "Kernel send buffer per client in bytes (SO_SNDBUF; Linux doubles it).") var sendBufferBytes = 256 * 1024
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
 
@@ -41,7 +42,7 @@ struct DynServerCommand: ParsableCommand {
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be >= 1") }
         guard maxLineBytes >= 256 else { throw ValidationError("--max-line-bytes must be >= 256") }
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be > 0 and --burst >= 1") }
-        guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1 else { throw ValidationError("limits must be positive") }
+        guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1, sendBufferBytes >= 1024 else { throw ValidationError("limits must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
     }
 
@@ -86,6 +87,7 @@ struct DynServerCommand: ParsableCommand {
         config.stallTimeoutMs = UInt64(stallTimeout * 1000)
         config.maxOutboxBytes = maxOutboxBytes
         config.maxBodies = maxBodies
+        config.sendBufferBytes = sendBufferBytes
         config.held = held
 
         let server = try Server(config: config, log: log)

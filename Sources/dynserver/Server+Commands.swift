@@ -77,6 +77,11 @@ extension Server {
     private func subscribe(_ session: ClientSession, id: MessageID?, change: SubscriptionChange) {
         session.subscription = change.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
         session.reply(.ack(id: id, fields: subscriptionFields(session.subscription)))
+        // A new kind of snapshot starts at once (a keyframe for compact), not at the next due tick.
+        if change.snapshots != nil, session.authorized {
+            session.flushReplies()
+            sendState(to: session)
+        }
     }
 
     func subscriptionFields(_ s: Subscription) -> [(String, JSONValue)] {
@@ -108,6 +113,9 @@ extension Server {
         if joining {
             session.flushReplies()
             sendWorld(to: session)
+        } else if subscribe?.snapshots != nil {
+            session.flushReplies()
+            sendState(to: session)
         }
     }
 

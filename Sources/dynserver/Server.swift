@@ -127,7 +127,7 @@ final class Server {
     func sendWorld(to session: ClientSession) {
         syncScene()
         if let scene = cachedScene { session.connection.write(scene) }
-        session.connection.write(encodeSnapshot(paused: !world.animator.isRunning), kind: .latestOnly)
+        sendState(to: session)
     }
 
     /// Drops a client once: releases its drag, closes its connection (after a `bye` when `bye` is set).
