@@ -30,7 +30,9 @@ extension Server {
     }
 
     private func runTick() {
+        let stepStartNs = EventLoop.hrtimeNs
         world.animator.step()
+        metrics.stepped(seconds: Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9)
         tick += 1
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
         guard index != lastSnapshotIndex else { return }
@@ -61,9 +63,12 @@ extension Server {
 
     private func broadcastSnapshot(paused: Bool) {
         let shared = encodeSnapshot(paused: paused)
+        var recipients = 0
         for session in sessions.values where session.authorized {
             session.connection.write(shared, kind: .latestOnly)
+            recipients += 1
         }
+        metrics.sentSnapshot(bytes: shared.count, clients: recipients)
     }
 
     /// Sends a fresh `scene` to every authorized client when the structure changed since the last one.
