@@ -167,14 +167,19 @@ public final class WebSocketEndpoint {
 
     /// A text message split into frames of at most `fragmentBytes` payload each (continuation frames).
     public func fragmentedText(_ payload: [UInt8], fragmentBytes: Int) -> [UInt8] {
-        var result: [UInt8] = []
+        fragmentedTextFrames(payload, fragmentBytes: fragmentBytes).flatMap { $0 }
+    }
+
+    /// The frames of `fragmentedText`, one array each (so that a control frame can go between them).
+    public func fragmentedTextFrames(_ payload: [UInt8], fragmentBytes: Int) -> [[UInt8]] {
+        var result: [[UInt8]] = []
         var start = 0
         repeat {
             let end = min(payload.count, start + max(1, fragmentBytes))
             var iocb = wslay_frame_iocb()
             iocb.fin = end == payload.count ? 1 : 0
             iocb.opcode = start == 0 ? UInt8(WSLAY_TEXT_FRAME.rawValue) : UInt8(WSLAY_CONTINUATION_FRAME.rawValue)
-            result += WebSocketFrameWriter.frame(iocb: iocb, masked: role == .client, payload: Array(payload[start..<end]))
+            result.append(WebSocketFrameWriter.frame(iocb: iocb, masked: role == .client, payload: Array(payload[start..<end])))
             start = end
         } while start < payload.count
         return result
