@@ -61,11 +61,14 @@ struct DynClientCommand: ParsableCommand {
         }
         let loop = try EventLoop()
         let environment = Self.environment()
+        let interactive = !(headless || !isTerminal(0) || !isTerminal(1))
         let clientName = name ?? environment["USER"] ?? "dynclient"
+        // The terminal view takes compact frames; headless output stays full snapshots, line for line.
         let link = ServerLink(loop: loop, address: address, name: clientName,
-                              token: token, reconnects: !noReconnect, subscribe: subscription)
+                              token: token, reconnects: !noReconnect,
+                              subscribe: subscription ?? (interactive ? SubscriptionChange(snapshots: .compact) : nil))
         let code: Int32
-        if headless || !isTerminal(0) || !isTerminal(1) {
+        if !interactive {
             let app = HeadlessApp(loop: loop, link: link, lingerMs: linger, follow: follow)
             code = withExtendedLifetime(app) { app.run() }
         } else {

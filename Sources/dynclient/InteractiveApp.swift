@@ -18,6 +18,7 @@ final class InteractiveApp {
     private let name: String
     private var decoder = InputDecoder()
     private var world = WorldModel()
+    private var feed = CompactFeed()
     private var interaction = Interaction()
     private var status: StatusInfo
     private var feedback = Feedback()
@@ -137,12 +138,17 @@ final class InteractiveApp {
             status.connection = .connected
             status.clientID = welcome.client
             previousFrame = nil
+            feed.reset()
         case let .scene(scene):
             world.apply(scene: scene)
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
             status.scene = scene.name
-        case let .snapshot(snapshot):
+        case .snapshot, .frame:
+            guard let snapshot = feed.snapshot(from: message) else {
+                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(CompactFeed.keyframeRequest).encoded()) }
+                return
+            }
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
             snapshotsThisSecond += 1
             status.tick = snapshot.tick
@@ -208,6 +214,8 @@ final class InteractiveApp {
         case .pause: feedback.succeeded("world held (. steps, p resumes)", atMs: loop.nowMs)
         case .resume: feedback.succeeded("world resumed", atMs: loop.nowMs)
         case let .step(ticks): feedback.succeeded("stepped \(ticks) tick\(ticks == 1 ? "" : "s")", atMs: loop.nowMs)
+        case let .subscribe(change) where change.contacts != nil:
+            feedback.succeeded("contact flashes \(change.contacts == true ? "on" : "off")", atMs: loop.nowMs)
         case .anchor, .fieldUpdate, .velocity: break
         case .drag, .ping: break
         default: feedback.succeeded("\(command.typeName): ok", atMs: loop.nowMs)
