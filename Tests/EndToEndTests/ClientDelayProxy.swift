@@ -108,7 +108,8 @@ final class ClientDelayProxy: @unchecked Sendable {
             queue.asyncAfter(deadline: due) {
                 var offset = 0
                 while offset < chunk.count {
-                    let written = chunk[offset...].withUnsafeBytes { write(target, $0.baseAddress, $0.count) }
+                    // MSG_NOSIGNAL: a peer gone must not raise SIGPIPE in the test process.
+                    let written = chunk[offset...].withUnsafeBytes { send(target, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     guard written > 0 else { return }
                     offset += written
                 }
