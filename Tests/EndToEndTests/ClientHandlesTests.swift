@@ -60,5 +60,14 @@ extension EndToEnd {
             #expect(session.client.waitForScreen { $0.contains("> bob collision mode items") })
             session.quit()
         }
+
+        @Test func kSubscribesToContactsAndSaysSo() throws {
+            let session = try ClientSession(serverArguments: ["--scene", "default"])
+            session.client.type("k")
+            #expect(session.client.waitForScreen { $0.contains("contact flashes on") }, "\(session.client.screen.text)")
+            session.client.type("k")
+            #expect(session.client.waitForScreen { $0.contains("contact flashes off") })
+            session.quit()
+        }
     }
 }
