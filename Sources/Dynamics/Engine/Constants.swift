@@ -28,4 +28,13 @@ enum Tuning {
     static let snapMinDampingRatio = 0.3
     /// Distance below which a distance attachment is solved as a point constraint.
     static let pointJointLength = 0.5
+    /// Drag (mouse joint): spring frequency (Hz) and damping ratio, the error its spring sees at most (pt:
+    /// at 15 Hz a pull of at most ~90 g), the largest acceleration it may give its item (pt/s², 100 g:
+    /// strong enough to lift anything, weak enough that contacts and rods win), and the rate (1/s) at which
+    /// it damps the item's spin.
+    static let dragHertz = 15.0
+    static let dragDampingRatio = 0.7
+    static let dragMaxStretch = 10.0
+    static let dragMaxAcceleration = 100_000.0
+    static let dragAngularDamping = 4.0
 }
