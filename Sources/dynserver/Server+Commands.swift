@@ -14,7 +14,12 @@ extension Server {
                 session.reply(.error(ProtocolError(.lineTooLong, "line longer than \(limit) bytes discarded")))
             }
         }
-        // Structure changed by this batch goes out before the replies, so acks never precede their scene.
+        finishRead(session)
+    }
+
+    /// After a batch of messages from one read: the scene first (so acks never precede their scene), then
+    /// the replies, then the backlog check.
+    func finishRead(_ session: ClientSession) {
         syncScene()
         guard !session.closing else { return }
         session.flushReplies()
@@ -23,7 +28,8 @@ extension Server {
         }
     }
 
-    private func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
+    /// One message of the protocol, whatever carried it (a TCP line or a WebSocket text frame).
+    func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
         guard !session.closing else { return }
         switch ClientMessage.decode(line) {
         case .failure(let error):
@@ -34,6 +40,7 @@ extension Server {
                 session.reply(.error(ProtocolError(.rateLimited, "more than \(Int(config.rate)) commands/s (burst \(Int(config.burst)))", id: message.id)))
                 return
             }
+            metrics.command(message.command.typeName)
             execute(message, from: session)
         }
     }

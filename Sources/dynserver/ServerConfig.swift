@@ -4,6 +4,8 @@ import NetProtocol
 struct ServerConfig: Sendable {
     var host = "127.0.0.1"
     var port = 7700
+    /// The HTTP/WebSocket port (`--http-port`; default the TCP port + 1, 0 any free port); nil: `--no-http`.
+    var httpPort: Int? = 7701
     var worldWidth = 800.0
     var worldHeight = 600.0
     var tickHz = 60.0
