@@ -107,7 +107,9 @@ extension PhysicsWorld {
         // unsafe buffers do not overlap an access to `self`.
         let bodyArray = bodies
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
-        var ms: [MouseJoint] = []
+        var ms: [MouseJoint] = [], saved: [Double] = []
+        swap(&saved, &savedImpulses)
+        defer { swap(&saved, &savedImpulses) }
         swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
         defer {
             swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
@@ -135,7 +137,14 @@ extension PhysicsWorld {
                                 solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
                                 solveContacts(cb, s, dummy: dummy, cctx, useBias: false)
                             }
-                            applyRestitution(cb, s, dummy: dummy)
+                            if needsRestitution(cb) {
+                                saveNormalImpulses(cb, into: &saved)
+                                for _ in 0..<Tuning.restitutionIterations {
+                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
+                                    solveRestitution(cb, s, dummy: dummy, invH: 1 / h)
+                                }
+                                restoreNormalImpulses(cb, from: saved)
+                            }
                           }
                         }
                     }

@@ -49,6 +49,7 @@ struct PhysicsWorld {
     var parent: [Int32] = []
     var islandAwake: [Bool] = []
     var islandSleep: [Double] = []
+    var savedImpulses: [Double] = []
 
     init(stepHz: Double) {
         self.stepHz = stepHz
