@@ -57,6 +57,7 @@ extension DynamicAnimator {
         indexOf.removeAll()
         behaviors.removeAll()
         behaviorIndex.removeAll()
+        fields.removeAll()
         derivedDirty = true
         segmentsDirty = true
         jointsDirty = true

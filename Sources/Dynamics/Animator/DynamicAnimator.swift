@@ -35,6 +35,8 @@ public final class DynamicAnimator {
     var indexOf: [ItemID: Int] = [:]
     var behaviors: [StoredBehavior] = []
     var behaviorIndex: [BehaviorID: Int] = [:]
+    /// Fields, in insertion order (DynamicAnimator+Fields.swift).
+    var fields: [(id: BehaviorID, field: FieldBehavior)] = []
     /// Per-body gravity, collision masks and joints must be rebuilt before the next step.
     var derivedDirty = true
     var segmentsDirty = true
@@ -54,6 +56,7 @@ public final class DynamicAnimator {
         guard isRunning else { return }
         rebuildDerivedIfNeeded()
         applyPushes()
+        applyFields()
         world.step()
         elapsedTime += world.dt
         stepCount += 1
