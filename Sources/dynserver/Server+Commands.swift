@@ -62,8 +62,8 @@ extension Server {
             return
         }
         do {
+            // Each command wakes only the items it touches (the animator's add/update/remove do that).
             let fields = try apply(message.command, from: session)
-            world.animator.wake()
             if let id { session.reply(.ack(id: id, fields: fields)) }
             afterApplied(message.command, fields: fields, from: session)
         } catch {

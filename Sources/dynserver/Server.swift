@@ -135,7 +135,7 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        if world.endDrag(client: session.id) { world.animator.wake() }
+        world.endDrag(client: session.id)
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
