@@ -37,6 +37,9 @@ public final class DynamicAnimator {
     var behaviorIndex: [BehaviorID: Int] = [:]
     /// Fields, in insertion order (DynamicAnimator+Fields.swift).
     var fields: [(id: BehaviorID, field: FieldBehavior)] = []
+    /// Fixed, sliding and pin attachments (DynamicAnimator+JointAttachments.swift).
+    var jointAttachments: [JointAttachmentEntry] = []
+    var constraintJointsDirty = false
     /// Per-body gravity, collision masks and joints must be rebuilt before the next step.
     var derivedDirty = true
     var segmentsDirty = true
@@ -57,6 +60,7 @@ public final class DynamicAnimator {
     public func step() {
         guard isRunning else { return }
         rebuildDerivedIfNeeded()
+        rebuildConstraintJointsIfNeeded()
         applyPushes()
         applyFields()
         world.step()

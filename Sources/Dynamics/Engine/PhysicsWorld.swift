@@ -27,6 +27,8 @@ struct PhysicsWorld {
 
     var contacts: [Contact] = []
     var joints: [Joint] = []
+    /// Weld, slide and pin joints (Engine/ConstraintJoint.swift).
+    var constraintJoints: [ConstraintJoint] = []
     /// false: bodies never sleep, so the animator never pauses while it has a movable item.
     var sleepingEnabled = true
     var events: [ContactEvent] = []
