@@ -16,10 +16,14 @@ final class ClientSession {
     var admin: Bool
     /// What this client asked to receive (`subscribe`, or `hello`'s `subscribe` object).
     var subscription = Subscription()
+    /// Its snapshot schedule and compact-frame baseline.
+    var feed = ClientFeed()
     var replies: [UInt8] = []
     let address: String
     /// True once the server decided to drop this client (no more reads are handled).
     var closing = false
+    /// Where error replies are counted (`/metrics`).
+    var metrics: ServerMetrics?
 
     init(id: Int, connection: any ClientTransport, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool) {
         self.id = id
@@ -33,6 +37,7 @@ final class ClientSession {
     }
 
     func reply(_ message: ServerMessage) {
+        if case .error(let error) = message { metrics?.error(error.code) }
         replies += message.encoded()
     }
 

@@ -14,7 +14,12 @@ extension Server {
                 session.reply(.error(ProtocolError(.lineTooLong, "line longer than \(limit) bytes discarded")))
             }
         }
-        // Structure changed by this batch goes out before the replies, so acks never precede their scene.
+        finishRead(session)
+    }
+
+    /// After a batch of messages from one read: the scene first (so acks never precede their scene), then
+    /// the replies, then the backlog check.
+    func finishRead(_ session: ClientSession) {
         syncScene()
         guard !session.closing else { return }
         session.flushReplies()
@@ -23,7 +28,8 @@ extension Server {
         }
     }
 
-    private func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
+    /// One message of the protocol, whatever carried it (a TCP line or a WebSocket text frame).
+    func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
         guard !session.closing else { return }
         switch ClientMessage.decode(line) {
         case .failure(let error):
@@ -34,6 +40,7 @@ extension Server {
                 session.reply(.error(ProtocolError(.rateLimited, "more than \(Int(config.rate)) commands/s (burst \(Int(config.burst)))", id: message.id)))
                 return
             }
+            metrics.command(message.command.typeName)
             execute(message, from: session)
         }
     }
@@ -77,6 +84,11 @@ extension Server {
     private func subscribe(_ session: ClientSession, id: MessageID?, change: SubscriptionChange) {
         session.subscription = change.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
         session.reply(.ack(id: id, fields: subscriptionFields(session.subscription)))
+        // A new kind of snapshot starts at once (a keyframe for compact), not at the next due tick.
+        if change.snapshots != nil, session.authorized {
+            session.flushReplies()
+            sendState(to: session)
+        }
     }
 
     func subscriptionFields(_ s: Subscription) -> [(String, JSONValue)] {
@@ -108,6 +120,9 @@ extension Server {
         if joining {
             session.flushReplies()
             sendWorld(to: session)
+        } else if subscribe?.snapshots != nil {
+            session.flushReplies()
+            sendState(to: session)
         }
     }
 

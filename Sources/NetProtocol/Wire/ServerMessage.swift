@@ -7,6 +7,8 @@ public enum ServerMessage: Equatable, Sendable {
     case welcome(Welcome)
     case scene(SceneInfo)
     case snapshot(Snapshot)
+    /// A compact snapshot (`snapshots: compact`), relative to the frame before it.
+    case frame(Frame)
     /// `fields` are the command's result fields (such as `body`), in wire order.
     case ack(id: MessageID?, fields: [(String, JSONValue)])
     case error(ProtocolError)
@@ -20,6 +22,7 @@ public enum ServerMessage: Equatable, Sendable {
         case let (.welcome(a), .welcome(b)): return a == b
         case let (.scene(a), .scene(b)): return a == b
         case let (.snapshot(a), .snapshot(b)): return a == b
+        case let (.frame(a), .frame(b)): return a == b
         case let (.ack(idA, fieldsA), .ack(idB, fieldsB)): return idA == idB && JSONValue.membersEqual(fieldsA, fieldsB)
         case let (.error(a), .error(b)): return a == b
         case let (.pong(tA, tickA, idA), .pong(tB, tickB, idB)): return tA == tB && tickA == tickB && idA == idB
@@ -41,6 +44,8 @@ public enum ServerMessage: Equatable, Sendable {
                 encoder.encode(tick: snapshot.tick, time: snapshot.time, paused: snapshot.paused, held: snapshot.held,
                                clients: snapshot.clients, bodies: bodies, drags: snapshot.drags)
             }
+        case let .frame(frame):
+            return FrameEncoder.encode(frame).array
         case let .ack(id, fields):
             w.beginObject()
             w.key("type"); w.string("ack")

@@ -14,6 +14,7 @@ struct ServerMessageDecoder {
         case "welcome": return .welcome(try welcome(root))
         case "scene": return .scene(try scene(root))
         case "snapshot": return .snapshot(try snapshot(root))
+        case "frame": return .frame(try frame(root))
         case "ack":
             let fields = members.filter { $0.0 != "type" && $0.0 != "id" }
             return .ack(id: try id(root), fields: fields)
@@ -98,13 +99,42 @@ struct ServerMessageDecoder {
                 BodyState(id: try b.int("id"), x: try b.number("x"), y: try b.number("y"), angle: try b.number("angle"),
                           vx: try b.number("vx"), vy: try b.number("vy"), av: try b.number("av"))
             },
-            drags: f.has("drags") ? try f.objects("drags").map { (d: Fields) throws(MalformedServerMessage) in
-                DragInfo(client: try d.int("client"), name: d.has("name") ? try d.string("name") : "",
-                         body: try d.int("body"), x: try d.number("x"), y: try d.number("y"),
-                         offset: d.has("offset") ? try d.point("offset") : Point(0, 0))
-            } : [])
+            drags: try drags(f))
         if f.has("held") { snapshot.held = try f.bool("held") }
         return snapshot
+    }
+
+    private func drags(_ f: Fields) throws(MalformedServerMessage) -> [DragInfo] {
+        f.has("drags") ? try f.objects("drags").map { (d: Fields) throws(MalformedServerMessage) in
+            DragInfo(client: try d.int("client"), name: d.has("name") ? try d.string("name") : "",
+                     body: try d.int("body"), x: try d.number("x"), y: try d.number("y"),
+                     offset: d.has("offset") ? try d.point("offset") : Point(0, 0))
+        } : []
+    }
+
+    private func frame(_ f: Fields) throws(MalformedServerMessage) -> Frame {
+        let base: UInt64?
+        switch f.raw("base") {
+        case .null?: base = nil
+        default: base = try f.tick("base")
+        }
+        guard case let .array(rows)? = f.raw("bodies") else { throw MalformedServerMessage() }
+        var bodies: [Frame.Body] = []
+        bodies.reserveCapacity(rows.count)
+        for row in rows {
+            guard case let .array(v) = row, v.count == 4 else { throw MalformedServerMessage() }
+            var n: [Int64] = []
+            for element in v {
+                guard case let .number(value) = element, value == value.rounded(),
+                      value.magnitude <= 9_007_199_254_740_992 else { throw MalformedServerMessage() }
+                n.append(Int64(value))
+            }
+            bodies.append(Frame.Body(id: Int(n[0]), x: n[1], y: n[2], angle: n[3]))
+        }
+        var frame = Frame(tick: try f.tick("tick"), time: try f.number("time"), base: base, paused: try f.bool("paused"),
+                          clients: f.has("clients") ? try f.int("clients") : 0, bodies: bodies, drags: try drags(f))
+        if f.has("held") { frame.held = try f.bool("held") }
+        return frame
     }
 }
 

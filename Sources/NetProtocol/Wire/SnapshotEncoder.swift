@@ -25,13 +25,30 @@ public struct SnapshotEncoder {
         }
     }
 
+    /// Encodes the line straight into a shareable buffer sized for the worst case: no scratch copy, no array.
+    public static func encodeShared(tick: UInt64, time: Double, paused: Bool, held: Bool = false, clients: Int,
+                                    bodies: UnsafeBufferPointer<BodyState>, drags: [DragInfo]) -> SharedBytes {
+        SharedBytes(capacity: worstCaseBytes(bodies: bodies.count, drags: drags)) { buffer in
+            let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var cursor = ByteCursor(start)
+            write(tick: tick, time: time, paused: paused, held: held, clients: clients, bodies: bodies, drags: drags,
+                  into: &cursor)
+            cursor.byte(UInt8(ascii: "\n"))
+            return cursor.position - start
+        }
+    }
+
     /// An upper bound of the line's length: every number at its longest, every name byte escaped.
     private static func worstCaseBytes(bodies: Int, drags: [DragInfo]) -> Int {
         let number = ByteCursor.maxNumberBytes
         let perBody = 46 + 7 * number
-        let perDrag = 64 + 6 * number
-        let names = drags.reduce(0) { $0 + 6 * $1.name.utf8.count + 2 }
-        return 128 + 4 * number + bodies * perBody + drags.count * perDrag + names
+        return 128 + 4 * number + bodies * perBody + worstCaseDragBytes(drags)
+    }
+
+    /// An upper bound of the `drags` array's length.
+    static func worstCaseDragBytes(_ drags: [DragInfo]) -> Int {
+        let perDrag = 64 + 6 * ByteCursor.maxNumberBytes
+        return 2 + drags.count * perDrag + drags.reduce(0) { $0 + 6 * $1.name.utf8.count + 2 }
     }
 
     private static func write(tick: UInt64, time: Double, paused: Bool, held: Bool, clients: Int,
@@ -64,7 +81,14 @@ public struct SnapshotEncoder {
             w.rounded(body.av, decimals: 3)
             w.byte(UInt8(ascii: "}"))
         }
-        w.raw("],\"drags\":[")
+        w.raw("],\"drags\":")
+        writeDrags(drags, into: &w)
+        w.byte(UInt8(ascii: "}"))
+    }
+
+    /// Writes the `drags` array, shared by snapshots and frames.
+    static func writeDrags(_ drags: [DragInfo], into w: inout ByteCursor) {
+        w.byte(UInt8(ascii: "["))
         for (index, drag) in drags.enumerated() {
             if index > 0 { w.byte(UInt8(ascii: ",")) }
             w.raw("{\"client\":")
@@ -83,6 +107,6 @@ public struct SnapshotEncoder {
             w.rounded(drag.offset.y, decimals: 2)
             w.raw("}}")
         }
-        w.raw("]}")
+        w.byte(UInt8(ascii: "]"))
     }
 }
