@@ -193,3 +193,12 @@ extension DynamicAnimator {
         world.constraintJoints = joints
     }
 }
+
+extension DynamicAnimator {
+    /// The joint attachment's points as resolved when it was added: on the item (its frame) and on the other
+    /// item (that item's frame; nil for an item–world attachment).
+    public func jointAttachmentOffsets(_ id: BehaviorID) -> (offset: Vec2, otherOffset: Vec2?)? {
+        guard let e = jointAttachments.first(where: { $0.id == id }) else { return nil }
+        return (e.localB, e.attachment.otherItem == nil ? nil : e.localA)
+    }
+}
