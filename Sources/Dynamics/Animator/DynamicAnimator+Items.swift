@@ -60,6 +60,7 @@ extension DynamicAnimator {
         behaviorIndex.removeAll()
         fields.removeAll()
         jointAttachments.removeAll()
+        groups.removeAll()
         world.constraintJoints.removeAll()
         derivedDirty = true
         segmentsDirty = true

@@ -141,6 +141,7 @@ extension DynamicAnimator {
 
     /// Forgets the joint attachments that hold a removed item (call after `indexOf` is updated).
     func dropJointAttachments(holding id: ItemID) {
+        dropFromGroups(id)
         jointAttachments.removeAll { $0.attachment.item == id || $0.attachment.otherItem == id }
         constraintJointsDirty = true
         rebuildConstraintJointsIfNeeded()

@@ -40,6 +40,8 @@ public final class DynamicAnimator {
     /// Fixed, sliding and pin attachments (DynamicAnimator+JointAttachments.swift).
     var jointAttachments: [JointAttachmentEntry] = []
     var constraintJointsDirty = false
+    /// Item groups (DynamicAnimator+Groups.swift).
+    var groups: [GroupEntry] = []
     /// Per-body gravity, collision masks and joints must be rebuilt before the next step.
     var derivedDirty = true
     var segmentsDirty = true
