@@ -3,27 +3,7 @@ import NetProtocol
 
 /// Reading: bytes -> lines -> messages -> commands applied to the world, with one answer per command.
 extension Server {
-    func received(_ bytes: UnsafeRawBufferPointer, from session: ClientSession) {
-        guard !session.closing else { return }
-        let limit = config.maxLineBytes
-        session.framer.feed(bytes) { event in
-            switch event {
-            case .line(let line):
-                handleLine(line, from: session)
-            case .tooLong:
-                session.reply(.error(ProtocolError(.lineTooLong, "line longer than \(limit) bytes discarded")))
-            }
-        }
-        // Structure changed by this batch goes out before the replies, so acks never precede their scene.
-        syncScene()
-        guard !session.closing else { return }
-        session.flushReplies()
-        if session.connection.pendingBytes > config.maxOutboxBytes {
-            drop(session, reason: "too slow: \(session.connection.pendingBytes) bytes unsent", bye: true)
-        }
-    }
-
-    private func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
+    func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
         guard !session.closing else { return }
         switch ClientMessage.decode(line) {
         case .failure(let error):
