@@ -22,6 +22,10 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]
         ),
+        // http-parser and wslay ship no pkg-config files on Debian: their module maps link them by name.
+        .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+        .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         .target(
             name: "Dynamics",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
@@ -29,7 +33,7 @@ let package = Package(
         .target(
             name: "NetProtocol",
             dependencies: [
-                "CLibUV",
+                "CLibUV", "CHTTPParser", "CWslay", "CNettle",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -60,7 +64,7 @@ let package = Package(
         .testTarget(name: "NetProtocolTests", dependencies: ["NetProtocol", "CLibUV"]),
         .testTarget(name: "DynServerTests", dependencies: ["dynserver", "Dynamics", "NetProtocol"]),
         .testTarget(name: "DynClientTests", dependencies: ["dynclient", "NetProtocol"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["NetProtocol", "CLibUV"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NetProtocol", "CLibUV", "CWslay"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,6 +24,8 @@ final class ClientSession {
     let address: String
     /// True once the server decided to drop this client (no more reads are handled).
     var closing = false
+    /// Where error replies are counted (`/metrics`).
+    var metrics: ServerMetrics?
 
     init(id: Int, connection: any ClientTransport, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool) {
         self.id = id
@@ -37,6 +39,7 @@ final class ClientSession {
     }
 
     func reply(_ message: ServerMessage) {
+        if case .error(let error) = message { metrics?.error(error.code) }
         replies += message.encoded()
     }
 

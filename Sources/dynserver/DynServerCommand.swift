@@ -11,10 +11,14 @@ struct DynServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynserver",
         abstract: "The authoritative dyn server: one shared UIKit Dynamics world over line-delimited JSON on TCP.",
-        discussion: "Prints exactly one line, 'dynserver listening on HOST:PORT', on stdout once it accepts connections; logs go to stderr.")
+        discussion: "Prints exactly one line, 'dynserver listening on HOST:PORT', on stdout once it accepts connections; logs go to stderr.",
+        version: DynVersion.line("dynserver"))
 
     @Option(help: "Address to bind (127.0.0.1 unless told otherwise).") var host = "127.0.0.1"
     @Option(help: "TCP port; 0 takes any free port.") var port = 7700
+    @Option(help: "HTTP port for the browser client, WebSocket, /metrics and /healthz (default: --port + 1; 0 takes any free port).")
+    var httpPort: Int?
+    @Flag(help: "Do not open the HTTP port.") var noHttp = false
     @Option(help: "SharedWorld size in points, WIDTHxHEIGHT.") var world = "800x600"
     @Option(help: "Physics steps per second.") var tickHz: Double = 60
     @Option(help: "Snapshots per second sent to each client.") var snapshotHz: Double = 30
@@ -35,6 +39,9 @@ struct DynServerCommand: ParsableCommand {
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard (0...65535).contains(httpPort ?? 0), httpPort == nil || !noHttp, resolvedHTTPPort.map({ $0 <= 65535 }) ?? true else {
+            throw ValidationError("--http-port must be 0...65535 (and not with --no-http)")
+        }
         guard tickHz >= 1, tickHz <= 1000 else { throw ValidationError("--tick-hz must be 1...1000") }
         guard snapshotHz > 0, snapshotHz <= tickHz else { throw ValidationError("--snapshot-hz must be > 0 and <= --tick-hz") }
         guard Scenes.named(scene) != nil else { throw ValidationError("--scene must be one of \(Scenes.names.joined(separator: ", "))") }
@@ -43,6 +50,12 @@ struct DynServerCommand: ParsableCommand {
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be > 0 and --burst >= 1") }
         guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1, sendBufferBytes >= 1024 else { throw ValidationError("limits must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
+    }
+
+    /// `--http-port`, else the TCP port + 1 (0 stays 0: any free port), nil with `--no-http`.
+    private var resolvedHTTPPort: Int? {
+        if noHttp { return nil }
+        return httpPort ?? (port == 0 ? 0 : port + 1)
     }
 
     private func parseWorld() -> (Double, Double)? {
@@ -72,6 +85,7 @@ struct DynServerCommand: ParsableCommand {
         var config = ServerConfig()
         config.host = host
         config.port = port
+        config.httpPort = resolvedHTTPPort
         config.worldWidth = w
         config.worldHeight = h
         config.tickHz = tickHz
@@ -97,7 +111,20 @@ struct DynServerCommand: ParsableCommand {
             log.critical("cannot listen on \(host):\(port): \(error)")
             throw ExitCode(2)
         }
-        let line = Array("dynserver listening on \(address)\n".utf8)
+        var lines = "dynserver listening on \(address)\n"
+        if let httpPort = config.httpPort {
+            do {
+                let http = HTTPFrontEnd(server: server)
+                lines += "dynserver http on http://\(try http.start(host: host, port: httpPort))/\n"
+                server.http = http
+            } catch {
+                log.critical("cannot listen for HTTP on \(host):\(httpPort): \(error) (--http-port P or --no-http)")
+                server.shutdown(reason: "no HTTP port")
+                _ = server.run()
+                throw ExitCode(2)
+            }
+        }
+        let line = Array(lines.utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         log.info("world \(Int(w))x\(Int(h)), scene \(scene), \(Int(tickHz)) Hz ticks, \(Int(snapshotHz)) Hz snapshots")
         let rc = server.run()

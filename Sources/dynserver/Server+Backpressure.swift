@@ -25,7 +25,7 @@ extension Server {
         } else {
             consume(bytes, from: session)
         }
-        finishPass(session)
+        finishRead(session)
     }
 
     /// Frames and handles lines while the client's bucket has tokens; the rest waits in its inbox.
@@ -58,9 +58,9 @@ extension Server {
         }
     }
 
-    /// The end of one pass over a client's input: scenes first, then its replies in one write, then a pause
-    /// if its output backs up.
-    private func finishPass(_ session: ClientSession) {
+    /// The end of one pass over a client's input (a read, or a WebSocket's messages): scenes first (acks never
+    /// precede their scene), then its replies in one write, then a pause if its output backs up.
+    func finishRead(_ session: ClientSession) {
         // Structure changed by this batch goes out before the replies, so acks never precede their scene.
         syncScene()
         guard !session.closing else { return }
@@ -93,7 +93,7 @@ extension Server {
                 guard session.bucket.hasToken(nowNs: EventLoop.hrtimeNs) else { continue }
                 let waiting = session.throttle.takeInbox()
                 waiting.withUnsafeBytes { consume($0, from: session) }
-                finishPass(session)
+                finishRead(session)
             }
             if !session.closing, session.throttle.paused, !session.throttle.hasInbox,
                session.connection.pendingBytes < readPauseLowBytes {

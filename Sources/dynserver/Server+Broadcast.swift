@@ -33,7 +33,9 @@ extension Server {
     private func runTick() {
         // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
         guard !world.held else { return }
+        let stepStartNs = EventLoop.hrtimeNs
         world.animator.step()
+        metrics.stepped(seconds: Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9)
         tick += 1
         collectContacts()
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
@@ -87,6 +89,7 @@ extension Server {
             }
             if full == nil { full = encodeSnapshotFromStates(paused: paused) }
             session.connection.write(full!, kind: .latestOnly)
+            metrics.sentSnapshot(bytes: full!.count, clients: 1)
         }
         if !compact.isEmpty { sendFrames(to: compact, paused: paused) }
     }

@@ -3,6 +3,7 @@ import NetProtocol
 
 /// Reading: bytes -> lines -> messages -> commands applied to the world, with one answer per command.
 extension Server {
+    /// One message of the protocol, whatever carried it (a TCP line or a WebSocket text frame).
     func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
         guard !session.closing else { return }
         switch ClientMessage.decode(line) {
@@ -14,6 +15,7 @@ extension Server {
                 session.reply(.error(ProtocolError(.rateLimited, "more than \(Int(config.rate)) commands/s (burst \(Int(config.burst)))", id: message.id)))
                 return
             }
+            metrics.command(message.command.typeName)
             execute(message, from: session)
         }
     }
@@ -42,8 +44,8 @@ extension Server {
             return
         }
         do {
+            // Each command wakes only the items it touches (the animator's add/update/remove do that).
             let fields = try apply(message.command, from: session)
-            world.animator.wake()
             if let id { session.reply(.ack(id: id, fields: fields)) }
             afterApplied(message.command, fields: fields, from: session)
         } catch {

@@ -22,6 +22,7 @@ extension Server {
                 encoded[key] = bytes
             }
             session.connection.write(bytes, kind: .latestOnly)
+            metrics.sentSnapshot(bytes: bytes.count, clients: 1)
             session.feed.handedOver(current)
         }
     }

@@ -35,6 +35,9 @@ final class Server {
     var cachedScene: SharedBytes?
     /// Contact events beyond the per-tick cap, reported in the next `contact` message's `dropped`.
     var droppedContacts = 0
+    let metrics = ServerMetrics()
+    /// The HTTP/WebSocket listener (`--http-port`), when started.
+    var http: HTTPFrontEnd?
 
     init(config: ServerConfig, log: Logger) throws {
         self.config = config
@@ -63,7 +66,10 @@ final class Server {
         try tickTimer.start(afterMs: clock.msUntilNext(nowNs: EventLoop.hrtimeNs)) { [unowned self] in self.onTickTimer() }
         let housekeeping = try UVTimer(loop: loop)
         self.housekeeping = housekeeping
-        try housekeeping.start(afterMs: 250, repeatMs: 250) { [unowned self] in self.checkSlowClients() }
+        try housekeeping.start(afterMs: 250, repeatMs: 250) { [unowned self] in
+            self.checkSlowClients()
+            self.http?.closeStalledRequests()
+        }
         for signum in [SIGINT, SIGTERM] {
             signals.append(try SignalWatcher(loop: loop, signal: signum) { [unowned self] signum in
                 self.shutdown(reason: signum == SIGINT ? "SIGINT" : "SIGTERM")
@@ -90,28 +96,7 @@ final class Server {
         connection.setNoDelay(true)
         // Keep the kernel's queue short so a slow client's backlog stays where snapshots can be superseded.
         try? connection.setSendBufferSize(Int32(config.sendBufferBytes))
-        if sessions.count >= config.maxClients {
-            log.notice("refused \(connection.peer?.description ?? "?"): server full (\(config.maxClients) clients)")
-            let full = ProtocolError(.serverFull, "server is full (\(config.maxClients) clients)")
-            connection.write(ServerMessage.error(full).encoded())
-            connection.closeAfterFlush(timeoutMs: 1000)
-            return
-        }
-        let id = nextClientID
-        nextClientID += 1
-        let session = ClientSession(id: id, connection: connection, maxLineBytes: config.maxLineBytes,
-                                    bucket: TokenBucket(rate: config.rate, burst: config.burst, nowNs: EventLoop.hrtimeNs),
-                                    authorized: config.token == nil, admin: config.adminToken == nil)
-        let welcome = Welcome(client: id, server: ServerConfig.serverName, worldWidth: world.width,
-                              worldHeight: world.height, tickHz: config.tickHz, snapshotHz: config.snapshotHz,
-                              authRequired: config.token != nil)
-        connection.write(ServerMessage.welcome(welcome).encoded())
-        // A pending structure change goes to the others first, so the newcomer's join snapshot can count it
-        // (it must be in `sessions`) without it receiving that scene twice.
-        syncScene()
-        sessions[id] = session
-        if session.authorized { sendWorld(to: session) }
-        log.info("client \(id) connected from \(session.address) (\(sessions.count) connected)")
+        guard let session = admit(connection) else { return }
         do {
             try connection.startReading(onData: { [unowned self, unowned session] bytes in
                 self.received(bytes, from: session)
@@ -121,6 +106,37 @@ final class Server {
         } catch {
             drop(session, reason: "cannot read: \(error)")
         }
+    }
+
+    /// The session logic every transport shares: refuses with `server_full`, or creates the session, sends
+    /// `welcome` (and the world when no token is needed) and registers it. The caller starts reading.
+    func admit(_ connection: any ClientTransport) -> ClientSession? {
+        if sessions.count >= config.maxClients {
+            log.notice("refused \(connection.peerDescription): server full (\(config.maxClients) clients)")
+            let full = ProtocolError(.serverFull, "server is full (\(config.maxClients) clients)")
+            metrics.error(.serverFull)
+            connection.write(ServerMessage.error(full).encoded())
+            connection.closeAfterFlush(timeoutMs: 1000)
+            return nil
+        }
+        let id = nextClientID
+        nextClientID += 1
+        let session = ClientSession(id: id, connection: connection, maxLineBytes: config.maxLineBytes,
+                                    bucket: TokenBucket(rate: config.rate, burst: config.burst, nowNs: EventLoop.hrtimeNs),
+                                    authorized: config.token == nil, admin: config.adminToken == nil)
+        session.metrics = metrics
+        metrics.connected(transport: connection.transportName)
+        let welcome = Welcome(client: id, server: ServerConfig.serverName, worldWidth: world.width,
+                              worldHeight: world.height, tickHz: config.tickHz, snapshotHz: config.snapshotHz,
+                              authRequired: config.token != nil)
+        connection.write(ServerMessage.welcome(welcome).encoded())
+        // A pending structure change goes to the others first, so the newcomer's join snapshot can count it
+        // (it must be in `sessions`) without it receiving that scene twice.
+        syncScene()
+        sessions[id] = session
+        if session.authorized { sendWorld(to: session) }
+        log.info("client \(id) connected from \(session.address) over \(connection.transportName) (\(sessions.count) connected)")
+        return session
     }
 
     /// Sends the current scene and, at once, the current snapshot (also when the world is paused).
@@ -135,7 +151,7 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        if world.endDrag(client: session.id) { world.animator.wake() }
+        world.endDrag(client: session.id)
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
@@ -164,6 +180,7 @@ final class Server {
         shuttingDown = true
         log.notice("shutting down (\(reason)), \(sessions.count) clients")
         listener?.close()
+        http?.close()
         tickTimer?.close()
         housekeeping?.close()
         signals.forEach { $0.close() }

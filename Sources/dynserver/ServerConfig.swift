@@ -1,7 +1,11 @@
+import NetProtocol
+
 /// Everything a server run is configured with (flags of SPEC Part C, with their defaults).
 struct ServerConfig: Sendable {
     var host = "127.0.0.1"
     var port = 7700
+    /// The HTTP/WebSocket port (`--http-port`; default the TCP port + 1, 0 any free port); nil: `--no-http`.
+    var httpPort: Int? = 7701
     var worldWidth = 800.0
     var worldHeight = 600.0
     var tickHz = 60.0
@@ -24,5 +28,5 @@ struct ServerConfig: Sendable {
     /// client's stale snapshots are not buffered megabytes deep where they can no longer be replaced.
     var sendBufferBytes = 256 * 1024
 
-    static let serverName = "dynserver 0.1.0"
+    static let serverName = DynVersion.line("dynserver")
 }

@@ -39,6 +39,8 @@ final class ServerProcess {
 
     let process = Process()
     let port: UInt16
+    /// The HTTP/WebSocket port from `dynserver http on http://HOST:PORT/` (nil with `--no-http`).
+    let httpPort: UInt16?
     private let stdoutPipe = Pipe()
     private let stderrURL: URL
     private let stderrHandle: FileHandle
@@ -64,8 +66,9 @@ final class ServerProcess {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         do {
-            port = try ServerProcess.awaitListeningLine(stdoutPipe.fileHandleForReading.fileDescriptor,
-                                                       timeout: startupTimeout)
+            (port, httpPort) = try ServerProcess.awaitListeningLines(stdoutPipe.fileHandleForReading.fileDescriptor,
+                                                                     timeout: startupTimeout,
+                                                                     expectHTTP: !arguments.contains("--no-http"))
         } catch {
             let log = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
             kill(process.processIdentifier, SIGKILL)
@@ -103,20 +106,33 @@ final class ServerProcess {
         try LineClient(port: port)
     }
 
-    /// Reads stdout until `dynserver listening on HOST:PORT` and returns PORT.
-    private static func awaitListeningLine(_ fd: Int32, timeout: Double) throws -> UInt16 {
+    /// Reads stdout until `dynserver listening on HOST:PORT` (and, when `expectHTTP`, the next line,
+    /// `dynserver http on http://HOST:PORT/`) and returns both ports.
+    private static func awaitListeningLines(_ fd: Int32, timeout: Double, expectHTTP: Bool) throws -> (UInt16, UInt16?) {
         let deadline = Date().addingTimeInterval(timeout)
         var text = ""
         var chunk = [UInt8](repeating: 0, count: 512)
+        var tcpPort: UInt16?
         while true {
             if let newline = text.firstIndex(of: "\n") {
                 let line = String(text[..<newline])
+                text = String(text[text.index(after: newline)...])
+                if let tcp = tcpPort {
+                    let prefix = "dynserver http on http://"
+                    guard line.hasPrefix(prefix), line.hasSuffix("/"), let colon = line.lastIndex(of: ":"),
+                          let port = UInt16(line[line.index(after: colon)...].dropLast()) else {
+                        throw EndToEndError("unexpected second stdout line: \(line)")
+                    }
+                    return (tcp, port)
+                }
                 let prefix = "dynserver listening on "
                 guard line.hasPrefix(prefix), let colon = line.lastIndex(of: ":"),
                       let port = UInt16(line[line.index(after: colon)...]) else {
                     throw EndToEndError("unexpected first stdout line: \(line)")
                 }
-                return port
+                if !expectHTTP { return (port, nil) }
+                tcpPort = port
+                continue
             }
             let remaining = Int(deadline.timeIntervalSinceNow * 1000)
             guard remaining > 0 else { throw EndToEndError("no listening line within \(timeout) s (stdout: \(text))") }

@@ -1,0 +1,218 @@
+import CWslay
+
+/// One end of a WebSocket connection (RFC 6455) framed by wslay, which does no I/O: bytes received go in
+/// through `receive`, and every method returns the bytes to send.
+///
+/// Guarantees: the peer's frames are checked by wslay (a server requires masked client frames, a client
+/// unmasked server frames; reserved bits, opcodes and control-frame sizes; UTF-8 of text frames), and any
+/// violation queues a Close frame with the RFC's status and ends reading; pings are answered with pongs and a
+/// Close frame with a Close frame. Fragmented data messages are reassembled here, up to `maxMessageBytes`:
+/// a longer message is discarded whole (reported as `.tooLong`) and the connection stays usable. Nothing is
+/// produced after a Close frame was sent.
+public final class WebSocketEndpoint {
+    public enum Role: Sendable { case server, client }
+
+    /// A complete message from the peer.
+    public enum Message: Sendable {
+        case text([UInt8])
+        /// A binary message (its length): this protocol carries text only.
+        case binary(Int)
+        /// A data message longer than the limit (its length so far), discarded whole.
+        case tooLong(Int)
+        case pong([UInt8])
+        /// The peer's Close frame, with its status code (1005 when it had none).
+        case close(UInt16)
+    }
+
+    public let role: Role
+    public let maxMessageBytes: Int
+    private var context: wslay_event_context_ptr?
+    private var input: UnsafeRawBufferPointer?
+    private var inputOffset = 0
+    private var output: [UInt8] = []
+    private var received: [Message] = []
+    // The data message being reassembled.
+    private var messageOpcode: UInt8 = 0
+    private var messageBytes: [UInt8] = []
+    private var messageLength = 0
+    private var frameFin = false
+    private var frameIsControl = false
+
+    public init(role: Role, maxMessageBytes: Int) {
+        self.role = role
+        self.maxMessageBytes = maxMessageBytes
+        var callbacks = wslay_event_callbacks()
+        callbacks.recv_callback = { context, buffer, length, _, user in
+            let me = WebSocketEndpoint.owner(user)
+            guard let input = me.input, me.inputOffset < input.count, let buffer else {
+                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
+                return -1
+            }
+            let n = min(length, input.count - me.inputOffset)
+            UnsafeMutableRawPointer(buffer).copyMemory(from: input.baseAddress! + me.inputOffset, byteCount: n)
+            me.inputOffset += n
+            return n
+        }
+        callbacks.send_callback = { _, data, length, _, user in
+            WebSocketEndpoint.owner(user).output.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+            return length
+        }
+        callbacks.genmask_callback = { _, buffer, length, _ in
+            var generator = SystemRandomNumberGenerator()
+            for i in 0..<length { buffer?[i] = UInt8.random(in: 0...255, using: &generator) }
+            return 0
+        }
+        callbacks.on_frame_recv_start_callback = { _, arg, user in
+            guard let arg else { return }
+            WebSocketEndpoint.owner(user).frameStarted(opcode: arg.pointee.opcode, fin: arg.pointee.fin != 0)
+        }
+        callbacks.on_frame_recv_chunk_callback = { _, arg, user in
+            guard let arg else { return }
+            WebSocketEndpoint.owner(user).frameChunk(UnsafeRawBufferPointer(start: arg.pointee.data, count: arg.pointee.data_length))
+        }
+        callbacks.on_frame_recv_end_callback = { _, user in WebSocketEndpoint.owner(user).frameEnded() }
+        callbacks.on_msg_recv_callback = { _, arg, user in
+            guard let arg else { return }
+            WebSocketEndpoint.owner(user).controlMessage(arg.pointee)
+        }
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        let rc = role == .server ? wslay_event_context_server_init(&context, &callbacks, user)
+                                 : wslay_event_context_client_init(&context, &callbacks, user)
+        precondition(rc == 0, "wslay_event_context_init failed: out of memory")
+        // Data messages are reassembled here (with our own limit); wslay still buffers control frames.
+        wslay_event_config_set_no_buffering(context, 1)
+    }
+
+    deinit { wslay_event_context_free(context) }
+
+    private static func owner(_ user: UnsafeMutableRawPointer?) -> WebSocketEndpoint {
+        Unmanaged<WebSocketEndpoint>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    // MARK: receiving
+
+    /// Feeds received bytes. Returns the complete messages they finished, in order; the bytes to send in
+    /// answer (pongs, Close replies) are waiting in `takeOutput()`.
+    public func receive(_ bytes: UnsafeRawBufferPointer) -> [Message] {
+        input = bytes
+        inputOffset = 0
+        _ = wslay_event_recv(context)
+        input = nil
+        _ = wslay_event_send(context)
+        let messages = received
+        received.removeAll()
+        return messages
+    }
+
+    private func frameStarted(opcode: UInt8, fin: Bool) {
+        frameFin = fin
+        frameIsControl = opcode & 0x8 != 0
+        guard !frameIsControl, opcode != UInt8(WSLAY_CONTINUATION_FRAME.rawValue) else { return }
+        messageOpcode = opcode
+        messageBytes.removeAll(keepingCapacity: messageBytes.capacity <= 65536)
+        messageLength = 0
+    }
+
+    private func frameChunk(_ chunk: UnsafeRawBufferPointer) {
+        guard !frameIsControl else { return }
+        messageLength += chunk.count
+        if messageOpcode == UInt8(WSLAY_TEXT_FRAME.rawValue), messageLength <= maxMessageBytes {
+            messageBytes.append(contentsOf: chunk)
+        } else if !messageBytes.isEmpty {
+            messageBytes.removeAll()
+        }
+    }
+
+    private func frameEnded() {
+        if frameIsControl {
+            frameIsControl = false
+            return
+        }
+        guard frameFin else { return }
+        if messageOpcode != UInt8(WSLAY_TEXT_FRAME.rawValue) {
+            received.append(.binary(messageLength))
+        } else if messageLength > maxMessageBytes {
+            received.append(.tooLong(messageLength))
+        } else {
+            received.append(.text(messageBytes))
+        }
+        messageBytes.removeAll(keepingCapacity: messageBytes.capacity <= 65536)
+        messageLength = 0
+    }
+
+    private func controlMessage(_ arg: wslay_event_on_msg_recv_arg) {
+        switch arg.opcode {
+        case UInt8(WSLAY_PONG.rawValue):
+            received.append(.pong(Array(UnsafeBufferPointer(start: arg.msg, count: arg.msg_length))))
+        case UInt8(WSLAY_CONNECTION_CLOSE.rawValue):
+            received.append(.close(arg.status_code == 0 ? 1005 : arg.status_code))
+        default:
+            break
+        }
+    }
+
+    // MARK: sending
+
+    /// One text frame carrying `payload`; empty once a Close frame was sent.
+    public func text(_ payload: UnsafeRawBufferPointer) -> [UInt8] {
+        queue(opcode: UInt8(WSLAY_TEXT_FRAME.rawValue), payload)
+        return takeOutput()
+    }
+
+    /// One frame of any opcode (binary, ping, pong): for clients and tests.
+    public func frame(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        payload.withUnsafeBytes { queue(opcode: opcode, $0) }
+        return takeOutput()
+    }
+
+    /// A text message split into frames of at most `fragmentBytes` payload each (continuation frames).
+    public func fragmentedText(_ payload: [UInt8], fragmentBytes: Int) -> [UInt8] {
+        fragmentedTextFrames(payload, fragmentBytes: fragmentBytes).flatMap { $0 }
+    }
+
+    /// The frames of `fragmentedText`, one array each (so that a control frame can go between them).
+    public func fragmentedTextFrames(_ payload: [UInt8], fragmentBytes: Int) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        var start = 0
+        repeat {
+            let end = min(payload.count, start + max(1, fragmentBytes))
+            var iocb = wslay_frame_iocb()
+            iocb.fin = end == payload.count ? 1 : 0
+            iocb.opcode = start == 0 ? UInt8(WSLAY_TEXT_FRAME.rawValue) : UInt8(WSLAY_CONTINUATION_FRAME.rawValue)
+            result.append(WebSocketFrameWriter.frame(iocb: iocb, masked: role == .client, payload: Array(payload[start..<end])))
+            start = end
+        } while start < payload.count
+        return result
+    }
+
+    /// A Close frame with `code` and `reason`; the connection should close once it is sent.
+    public func close(code: UInt16, reason: String = "") -> [UInt8] {
+        let reasonBytes = Array(reason.utf8.prefix(123))
+        reasonBytes.withUnsafeBufferPointer { _ = wslay_event_queue_close(context, code, $0.baseAddress, $0.count) }
+        _ = wslay_event_send(context)
+        return takeOutput()
+    }
+
+    /// Bytes produced and not yet taken (answers to what `receive` got).
+    public func takeOutput() -> [UInt8] {
+        let bytes = output
+        output.removeAll()
+        return bytes
+    }
+
+    /// True while the peer may still send messages (no Close received, no protocol violation).
+    public var wantsRead: Bool { wslay_event_want_read(context) != 0 }
+    /// True once this end sent its Close frame: nothing more will be written.
+    public var closeSent: Bool { wslay_event_get_close_sent(context) != 0 }
+    /// The status this end sent in its Close frame (0 before).
+    public var statusCodeSent: UInt16 { closeSent ? wslay_event_get_status_code_sent(context) : 0 }
+
+    private func queue(opcode: UInt8, _ payload: UnsafeRawBufferPointer) {
+        var message = wslay_event_msg()
+        message.opcode = opcode
+        message.msg = payload.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        message.msg_length = payload.count
+        guard wslay_event_queue_msg(context, &message) == 0 else { return }
+        _ = wslay_event_send(context)
+    }
+}
