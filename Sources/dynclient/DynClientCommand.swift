@@ -11,7 +11,8 @@ struct DynClientCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynclient",
         abstract: "Watch and play with a shared dyn world in the terminal.",
-        discussion: "Headless input lines: \(ShortCommand.usage)")
+        discussion: "Headless input lines (and the : command line): \(ShortCommand.usage)",
+        version: DynVersion.line("dynclient"))
 
     @Option(help: "Server address (an IP literal or localhost).")
     var host = "127.0.0.1"
@@ -34,6 +35,21 @@ struct DynClientCommand: ParsableCommand {
     @Flag(help: "Exit with status 1 when the server goes away instead of reconnecting.")
     var noReconnect = false
 
+    @Flag(help: "Headless: keep printing server messages after stdin ends, until the server closes or SIGINT.")
+    var follow = false
+
+    @Option(help: "Which world state to receive: full, compact or none (sends subscribe).")
+    var snapshots: Subscription.Snapshots?
+
+    @Flag(help: "Receive contact events (sends subscribe).")
+    var contacts = false
+
+    /// The `subscribe` object the `hello` carries, when a flag asks for one.
+    var subscription: SubscriptionChange? {
+        guard snapshots != nil || contacts else { return nil }
+        return SubscriptionChange(contacts: contacts ? true : nil, snapshots: snapshots)
+    }
+
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         Self.unblockHandledSignals()
@@ -45,11 +61,14 @@ struct DynClientCommand: ParsableCommand {
         }
         let loop = try EventLoop()
         let environment = Self.environment()
+        let interactive = !(headless || !isTerminal(0) || !isTerminal(1))
+        // The terminal view takes compact frames; headless output stays full snapshots, line for line.
         let link = ServerLink(loop: loop, address: address, name: name ?? environment["USER"] ?? "dynclient",
-                              token: token, reconnects: !noReconnect)
+                              token: token, reconnects: !noReconnect,
+                              subscribe: subscription ?? (interactive ? SubscriptionChange(snapshots: .compact) : nil))
         let code: Int32
-        if headless || !isTerminal(0) || !isTerminal(1) {
-            let app = HeadlessApp(loop: loop, link: link, lingerMs: linger)
+        if !interactive {
+            let app = HeadlessApp(loop: loop, link: link, lingerMs: linger, follow: follow)
             code = withExtendedLifetime(app) { app.run() }
         } else {
             let app = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment))
@@ -86,3 +105,5 @@ struct DynClientCommand: ParsableCommand {
         return result
     }
 }
+
+extension Subscription.Snapshots: ExpressibleByArgument {}

@@ -9,11 +9,14 @@ import NetProtocol
 /// is (unknown messages included); stdin lines are sent in order once connected (short syntax translated,
 /// raw JSON as is, `wait MS` holding back the lines after it); a bad short-syntax line is reported on
 /// stderr with its line number and skipped; `--linger` ms after stdin has ended and every line has been
-/// handled, the client exits 0. With `--no-reconnect`, losing the server exits 1.
+/// handled, the client exits 0, unless `follow`: then it keeps printing until the server closes the
+/// connection (exit 0) or a signal arrives. With `--no-reconnect`, losing the server exits 1 (a follower
+/// whose input has ended exits 0: the server closing is how following ends).
 final class HeadlessApp {
     private let loop: EventLoop
     private let link: ServerLink
     private let lingerMs: UInt64
+    private let follow: Bool
     private let reader = StdinReader()
     private var framer = LineFramer(maxLineBytes: 1 << 20)
     private var queue: [String] = []
@@ -28,10 +31,11 @@ final class HeadlessApp {
 
     static let pollIntervalMs: UInt64 = 10
 
-    init(loop: EventLoop, link: ServerLink, lingerMs: UInt64) {
+    init(loop: EventLoop, link: ServerLink, lingerMs: UInt64, follow: Bool = false) {
         self.loop = loop
         self.link = link
         self.lingerMs = lingerMs
+        self.follow = follow
     }
 
     func run() -> Int32 {
@@ -61,6 +65,11 @@ final class HeadlessApp {
     }
 
     private func linkDown(_ down: ServerLink.Down) {
+        if follow, inputEnded, queue.isEmpty {
+            FDWriter.writeAll(2, Array("dynclient: \(down.reason)\n".utf8))
+            finish(code: 0)
+            return
+        }
         if let retry = down.retryInMs {
             FDWriter.writeAll(2, Array("dynclient: \(down.reason); reconnecting in \(retry) ms\n".utf8))
         } else {
@@ -101,16 +110,15 @@ final class HeadlessApp {
         while link.isConnected, !queue.isEmpty, loop.nowMs >= waitUntilMs {
             let line = queue.removeFirst()
             do throws(ShortCommandError) {
-                switch try ShortCommand.parse(line, pingTime: Double(EventLoop.hrtimeNs) / 1_000_000) {
-                case let .send(bytes): link.send(bytes)
-                case let .wait(milliseconds): waitUntilMs = loop.nowMs + milliseconds
-                case .nothing: break
-                }
+                let context = ShortContext(pingTime: Double(EventLoop.hrtimeNs) / 1_000_000)
+                let parsed = try ShortCommand.parse(line, context: context)
+                if let bytes = parsed.bytes { link.send(bytes) }
+                if case let .wait(milliseconds) = parsed { waitUntilMs = loop.nowMs + milliseconds }
             } catch {
                 FDWriter.writeAll(2, Array("dynclient: \(error) (skipped: \(line))\n".utf8))
             }
         }
-        if inputEnded, queue.isEmpty, loop.nowMs >= waitUntilMs, lingerTimer == nil { startLinger() }
+        if inputEnded, queue.isEmpty, loop.nowMs >= waitUntilMs, lingerTimer == nil, !follow { startLinger() }
     }
 
     private func startLinger() {

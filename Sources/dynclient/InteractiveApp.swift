@@ -17,6 +17,7 @@ final class InteractiveApp {
     private let colorMode: ColorMode
     private var decoder = InputDecoder()
     private var world = WorldModel()
+    private var feed = CompactFeed()
     private var interaction = Interaction()
     private var status: StatusInfo
     private var messageExpiresMs: UInt64 = 0
@@ -133,11 +134,16 @@ final class InteractiveApp {
             status.connection = .connected
             status.clientID = welcome.client
             previousFrame = nil
+            feed.reset()
         case let .scene(scene):
             world.apply(scene: scene)
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
-        case let .snapshot(snapshot):
+        case .snapshot, .frame:
+            guard let snapshot = feed.snapshot(from: message) else {
+                if feed.needsKeyframe { send(CompactFeed.keyframeRequest) }
+                return
+            }
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
             snapshotsThisSecond += 1
             status.tick = snapshot.tick
@@ -150,7 +156,7 @@ final class InteractiveApp {
             if case let .number(sent)? = t { status.pingMs = max(0, Self.clockMs() - sent) }
         case let .bye(reason):
             show("server said bye (\(reason))")
-        case .ack:
+        case .ack, .contact, .notice:
             break
         }
     }

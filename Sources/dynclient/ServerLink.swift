@@ -2,7 +2,8 @@ import NetProtocol
 
 /// The client's connection to the server, with framing, the `hello`, and reconnection.
 ///
-/// Guarantees: every connection starts by sending `hello` (name, token, protocol 1) before anything else;
+/// Guarantees: every connection starts by sending `hello` (name, token, protocol 1) before anything else,
+/// followed by a `subscribe` with id `"subscribe"` when one was asked for;
 /// complete lines (up to 16 MiB, enough for a 1000-item snapshot many times over) reach `onLine` in order,
 /// split however TCP delivered them; when the connection fails or ends, `onDown` is told once, and with
 /// reconnecting on a new attempt follows after the `ReconnectBackoff` delay (reset by `markHealthy()`,
@@ -32,11 +33,15 @@ final class ServerLink {
     private var stopped = false
     private(set) var isConnected = false
 
-    init(loop: EventLoop, address: SocketAddress, name: String?, token: String?, reconnects: Bool) {
+    init(loop: EventLoop, address: SocketAddress, name: String?, token: String?, reconnects: Bool,
+         subscribe: SubscriptionChange? = nil) {
         self.loop = loop
         self.address = address
         self.reconnects = reconnects
-        hello = ClientMessage(.hello(name: name, token: token, protocolVersion: 1)).encoded()
+        var greeting = ClientMessage(.hello(name: name, token: token, protocolVersion: 1)).encoded()
+        // A separate `subscribe` (not hello's object) so that its ack, with the resulting settings, shows.
+        if let subscribe { greeting += ClientMessage(id: .string("subscribe"), .subscribe(subscribe)).encoded() }
+        hello = greeting
     }
 
     func start() { connect() }

@@ -16,6 +16,8 @@ final class ClientSession {
     var admin: Bool
     /// What this client asked to receive (`subscribe`, or `hello`'s `subscribe` object).
     var subscription = Subscription()
+    /// Its snapshot schedule and compact-frame baseline.
+    var feed = ClientFeed()
     var replies: [UInt8] = []
     let address: String
     /// True once the server decided to drop this client (no more reads are handled).

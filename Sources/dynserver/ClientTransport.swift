@@ -12,6 +12,8 @@ protocol ClientTransport: AnyObject {
     func write(_ bytes: SharedBytes, kind: WriteKind)
     /// Bytes queued but not yet written to the peer.
     var pendingBytes: Int { get }
+    /// True while a `latestOnly` write waits unsent (the next one replaces it, so the peer never gets it).
+    var hasQueuedLatestOnly: Bool { get }
     /// How long queued bytes have waited without any write progress (0 when idle).
     var stalledForMs: UInt64 { get }
     /// Sends what is queued (a WebSocket adds its Close frame), then closes; gives up after `timeoutMs`.

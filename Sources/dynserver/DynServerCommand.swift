@@ -11,7 +11,8 @@ struct DynServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynserver",
         abstract: "The authoritative dyn server: one shared UIKit Dynamics world over line-delimited JSON on TCP.",
-        discussion: "Prints exactly one line, 'dynserver listening on HOST:PORT', on stdout once it accepts connections; logs go to stderr.")
+        discussion: "Prints exactly one line, 'dynserver listening on HOST:PORT', on stdout once it accepts connections; logs go to stderr.",
+        version: DynVersion.line("dynserver"))
 
     @Option(help: "Address to bind (127.0.0.1 unless told otherwise).") var host = "127.0.0.1"
     @Option(help: "TCP port; 0 takes any free port.") var port = 7700
@@ -31,7 +32,9 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Disconnect a client whose writes make no progress for this many seconds.") var stallTimeout: Double = 10
     @Option(help: "Disconnect a client holding more unsent bytes than this.") var maxOutboxBytes = 8 * 1024 * 1024
     @Option(help: "Most items the world may hold.") var maxBodies = 5000
+    @Option(help: "Kernel send buffer per client in bytes (SO_SNDBUF; Linux doubles it).") var sendBufferBytes = 256 * 1024
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+    @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
 
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
@@ -45,7 +48,7 @@ struct DynServerCommand: ParsableCommand {
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be >= 1") }
         guard maxLineBytes >= 256 else { throw ValidationError("--max-line-bytes must be >= 256") }
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be > 0 and --burst >= 1") }
-        guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1 else { throw ValidationError("limits must be positive") }
+        guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1, sendBufferBytes >= 1024 else { throw ValidationError("limits must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
     }
 
@@ -97,6 +100,8 @@ struct DynServerCommand: ParsableCommand {
         config.stallTimeoutMs = UInt64(stallTimeout * 1000)
         config.maxOutboxBytes = maxOutboxBytes
         config.maxBodies = maxBodies
+        config.sendBufferBytes = sendBufferBytes
+        config.held = held
 
         let server = try Server(config: config, log: log)
         let address: SocketAddress

@@ -30,10 +30,13 @@ extension Server {
     }
 
     private func runTick() {
+        // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
+        guard !world.held else { return }
         let stepStartNs = EventLoop.hrtimeNs
         world.animator.step()
         metrics.stepped(seconds: Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9)
         tick += 1
+        collectContacts()
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
         guard index != lastSnapshotIndex else { return }
         lastSnapshotIndex = index
@@ -50,25 +53,44 @@ extension Server {
         }
     }
 
+    /// The full `snapshot` line of the current state.
     func encodeSnapshot(paused: Bool) -> SharedBytes {
         world.fillStates(&states)
-        let drags = world.dragInfos()
-        let clients = sessions.count
-        let bytes = states.withUnsafeBufferPointer {
-            snapshotEncoder.encode(tick: tick, time: world.animator.elapsedTime, paused: paused, clients: clients,
-                                   bodies: $0, drags: drags)
-        }
-        return SharedBytes(bytes)
+        return encodeSnapshotFromStates(paused: paused)
     }
 
-    private func broadcastSnapshot(paused: Bool) {
-        let shared = encodeSnapshot(paused: paused)
-        var recipients = 0
-        for session in sessions.values where session.authorized {
-            session.connection.write(shared, kind: .latestOnly)
-            recipients += 1
+    /// The full `snapshot` line of `states` (filled by the caller).
+    func encodeSnapshotFromStates(paused: Bool) -> SharedBytes {
+        let drags = world.dragInfos()
+        let clients = sessions.count
+        return states.withUnsafeBufferPointer {
+            SnapshotEncoder.encodeShared(tick: tick, time: world.time, paused: paused, held: world.held, clients: clients,
+                                         bodies: $0, drags: drags)
         }
-        metrics.sentSnapshot(bytes: shared.count, clients: recipients)
+    }
+
+    /// Sends the state to every client whose own rate makes it due (all of them for `paused` snapshots):
+    /// one shared full snapshot, and compact frames encoded once per distinct baseline. While held, every
+    /// snapshot (pause, step) goes to everyone.
+    func broadcastSnapshot(paused: Bool) {
+        world.fillStates(&states)
+        var full: SharedBytes?
+        var compact: [ClientSession] = []
+        for session in sessions.values where session.authorized && !session.closing {
+            let subscription = session.subscription
+            guard subscription.snapshots != .off,
+                  session.feed.isDue(tick: tick, hz: subscription.snapshotHz, tickHz: config.tickHz,
+                                    force: paused || world.held)
+            else { continue }
+            if subscription.snapshots == .compact {
+                compact.append(session)
+                continue
+            }
+            if full == nil { full = encodeSnapshotFromStates(paused: paused) }
+            session.connection.write(full!, kind: .latestOnly)
+            metrics.sentSnapshot(bytes: full!.count, clients: 1)
+        }
+        if !compact.isEmpty { sendFrames(to: compact, paused: paused) }
     }
 
     /// Sends a fresh `scene` to every authorized client when the structure changed since the last one.
@@ -81,6 +103,7 @@ extension Server {
         guard changed else { return }
         for session in sessions.values where session.authorized && !session.closing {
             session.connection.write(shared)
+            session.feed.needKeyframe()
         }
     }
 }

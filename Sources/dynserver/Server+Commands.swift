@@ -69,9 +69,10 @@ extension Server {
             return
         }
         do {
+            // Each command wakes only the items it touches (the animator's add/update/remove do that).
             let fields = try apply(message.command, from: session)
-            world.animator.wake()
             if let id { session.reply(.ack(id: id, fields: fields)) }
+            afterApplied(message.command, fields: fields, from: session)
         } catch {
             var error = error
             error.id = id
@@ -83,6 +84,11 @@ extension Server {
     private func subscribe(_ session: ClientSession, id: MessageID?, change: SubscriptionChange) {
         session.subscription = change.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
         session.reply(.ack(id: id, fields: subscriptionFields(session.subscription)))
+        // A new kind of snapshot starts at once (a keyframe for compact), not at the next due tick.
+        if change.snapshots != nil, session.authorized {
+            session.flushReplies()
+            sendState(to: session)
+        }
     }
 
     func subscriptionFields(_ s: Subscription) -> [(String, JSONValue)] {
@@ -114,6 +120,9 @@ extension Server {
         if joining {
             session.flushReplies()
             sendWorld(to: session)
+        } else if subscribe?.snapshots != nil {
+            session.flushReplies()
+            sendState(to: session)
         }
     }
 
@@ -150,18 +159,18 @@ extension Server {
             return try world.removeBody(body)
         case .scene(let name):
             return try world.loadScene(name)
-        case .hello, .ping, .subscribe:
-            return []
+        default:
+            return try applyMore(command, from: session)
         }
     }
 }
 
 extension ClientCommand {
-    /// The commands that `--admin-token` guards (SPEC Part B, Security).
+    /// The commands that `--admin-token` guards (docs/PROTOCOL.md, Security).
     var changesStructure: Bool {
         switch self {
         case .set, .gravity, .collision, .spawn, .remove, .scene: return true
-        default: return false
+        default: return isGatedInteraction
         }
     }
 }

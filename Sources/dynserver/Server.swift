@@ -33,6 +33,8 @@ final class Server {
     var sentPausedSnapshot = false
     var lastKeepAliveTick: UInt64 = 0
     var cachedScene: SharedBytes?
+    /// Contact events beyond the per-tick cap, reported in the next `contact` message's `dropped`.
+    var droppedContacts = 0
     let metrics = ServerMetrics()
     /// The HTTP/WebSocket listener (`--http-port`), when started.
     var http: HTTPFrontEnd?
@@ -48,6 +50,7 @@ final class Server {
             throw ServerStartError("unknown scene \"\(config.scene)\" (known: \(Scenes.names.joined(separator: ", ")))")
         }
         world.load(scene, name: config.scene)
+        world.held = config.held
     }
 
     /// Binds and starts the timers and signal watchers; returns the address actually bound.
@@ -140,7 +143,7 @@ final class Server {
     func sendWorld(to session: ClientSession) {
         syncScene()
         if let scene = cachedScene { session.connection.write(scene) }
-        session.connection.write(encodeSnapshot(paused: !world.animator.isRunning), kind: .latestOnly)
+        sendState(to: session)
     }
 
     /// Drops a client once: releases its drag, closes its connection (after a `bye` when `bye` is set).
@@ -148,7 +151,7 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        if world.endDrag(client: session.id) { world.animator.wake() }
+        world.endDrag(client: session.id)
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())

@@ -1,3 +1,5 @@
+import NetProtocol
+
 /// Everything a server run is configured with (flags of SPEC Part C, with their defaults).
 struct ServerConfig: Sendable {
     var host = "127.0.0.1"
@@ -20,9 +22,11 @@ struct ServerConfig: Sendable {
     /// A client holding more unsent bytes than this is disconnected.
     var maxOutboxBytes = 8 * 1024 * 1024
     var maxBodies = 5000
+    /// Start held (docs/PROTOCOL.md, `pause`).
+    var held = false
     /// SO_SNDBUF per client: large enough for several snapshots of a big world, small enough that a stalled
     /// client's stale snapshots are not buffered megabytes deep where they can no longer be replaced.
     var sendBufferBytes = 256 * 1024
 
-    static let serverName = "dynserver 0.1.0"
+    static let serverName = DynVersion.line("dynserver")
 }

@@ -238,5 +238,6 @@ extension PropertyPatch {
         if let v = angularResistance { p.angularResistance = v }
         if let v = allowsRotation { p.allowsRotation = v }
         if let v = anchored { p.anchored = v }
+        if let v = charge { p.charge = v }
     }
 }

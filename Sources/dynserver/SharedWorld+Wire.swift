@@ -12,24 +12,30 @@ extension SharedWorld {
                             elasticity: p.elasticity, friction: p.friction, density: p.density,
                             resistance: p.resistance, angularResistance: p.angularResistance,
                             allowsRotation: p.allowsRotation, anchored: p.anchored,
-                            color: colors[id] ?? Palette.ground)
+                            color: colors[id] ?? Palette.ground, charge: p.charge)
         }
         let boundaries = collision.boundaries.map {
             BoundaryInfo(id: $0.id, points: $0.points.map(Point.init), closed: $0.closed)
         }
         let attachments: [AttachmentInfo] = sceneAttachments.compactMap { id in
             guard let a = animator.attachment(id) else { return nil }
-            return AttachmentInfo(body: a.item, anchor: a.anchor.map(Point.init), toBody: a.otherItem,
-                                  offset: Point(a.offset), toOffset: a.otherItem == nil ? nil : Point(a.otherOffset),
-                                  length: a.length ?? 0, frequency: a.frequency, damping: a.damping)
+            var info = AttachmentInfo(body: a.item, anchor: a.anchor.map(Point.init), toBody: a.otherItem,
+                                      offset: Point(a.offset), toOffset: a.otherItem == nil ? nil : Point(a.otherOffset),
+                                      length: a.length ?? 0, frequency: a.frequency, damping: a.damping)
+            describe(a, id: id, into: &info)
+            return info
         }
         let snapInfos: [SnapInfo] = snaps.sorted { $0.key < $1.key }.compactMap { _, id in
             guard let s = animator.snap(id) else { return nil }
             return SnapInfo(body: s.item, point: Point(s.point), damping: s.damping)
         }
-        return SceneInfo(name: sceneName, gravity: GravityInfo(dx: g.direction.x, dy: g.direction.y, magnitude: g.magnitude),
-                         collisionMode: CollisionModeName(rawValue: collision.mode.rawValue) ?? .everything,
-                         bodies: bodies, boundaries: boundaries, attachments: attachments, snaps: snapInfos)
+        var scene = SceneInfo(name: sceneName, gravity: GravityInfo(dx: g.direction.x, dy: g.direction.y, magnitude: g.magnitude),
+                              collisionMode: CollisionModeName(rawValue: collision.mode.rawValue) ?? .everything,
+                              bodies: bodies, boundaries: boundaries, attachments: attachments, snaps: snapInfos)
+        scene.fields = fieldInfos
+        scene.bounds = boundsInfo
+        scene.groups = groupInfos
+        return scene
     }
 
     /// Fills `states` with every body's pose, reusing its storage (no allocation once it has grown).

@@ -26,6 +26,13 @@ final class SharedWorld {
     var snaps: [ItemID: BehaviorID] = [:]
     var drags: [Int: Drag] = [:]
     private var paletteIndex = 0
+    /// Held by `pause` until `resume`, across scene loads (SharedWorld+Time.swift).
+    var held = false
+    /// Simulated time of held steps the animator did not take because the world was at rest, so that
+    /// `step` advances `time` by exactly ticks/tick_hz.
+    var restTime = 0.0
+    /// The kind each listed attachment was created as (`attach` and the scenes), by attachment id.
+    var attachmentKinds: [BehaviorID: AttachmentKindName] = [:]
 
     struct Drag {
         var body: ItemID
@@ -52,6 +59,7 @@ final class SharedWorld {
         instantPushes.removeAll()
         snaps.removeAll()
         drags.removeAll()
+        attachmentKinds.removeAll()
         sceneName = name
         resetBehaviors()
         structureChanged = true

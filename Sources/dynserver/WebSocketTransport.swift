@@ -21,6 +21,7 @@ final class WebSocketTransport: ClientTransport {
     var transportName: String { "websocket" }
     var pendingBytes: Int { tcp.pendingBytes }
     var stalledForMs: UInt64 { tcp.stalledForMs }
+    var hasQueuedLatestOnly: Bool { tcp.hasQueuedLatestOnly }
 
     /// Frames each `\n`-terminated message of `bytes` as one text frame (without its newline).
     func write(_ bytes: SharedBytes, kind: WriteKind) {

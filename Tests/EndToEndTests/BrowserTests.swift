@@ -21,8 +21,9 @@ extension EndToEnd {
             let server = try ServerProcess(["--scene", "push"])
             let http = try #require(server.httpPort)
             let observer = try server.connect()
-            let scene = try #require(observer.join().scene)
-            let square = try #require(scene.bodies.first)
+            let joined = observer.join()
+            let square = try #require(joined.scene?.bodies.first)
+            let before = try #require(joined.snapshot?.body(square.id))
 
             let url = "http://127.0.0.1:\(http)/"
             let browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: url)
@@ -57,7 +58,6 @@ extension EndToEnd {
             // A click 60 px right of the square's centre taps it (the item under the point, else the nearest):
             // tap-push aims at the click and is continuous, so the square moves right.
             let x = try #require(probe["x"] as? Double), y = try #require(probe["y"] as? Double)
-            let before = try #require(try observer.snapshotsAfterNow(for: 0.1).last?.body(square.id) ?? observer.lastSnapshot(after: 0.2)?.body(square.id))
             try browser.click(x: x + 60, y: y)
             let moved = observer.nextSnapshot(timeout: 5) { ($0.body(square.id)?.x ?? 0) > before.x + 5 }
             #expect(moved != nil, "the TCP client sees the square move right after the browser's click")

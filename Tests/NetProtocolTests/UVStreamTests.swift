@@ -73,16 +73,40 @@ import Testing
         let loop = try EventLoop()
         var received: [UInt8] = []
         var listener: TCPListener?
+        // More than the kernel's buffers take at once, so the writes after it have to wait in the queue.
+        let blob = [UInt8](repeating: UInt8(ascii: "."), count: 32 << 20)
         listener = try pair(loop, accepted: { server in
-            // Hold everything back so the queue has to decide what survives.
-            server.maxInFlightBytes = 1
-            server.write(Array("A".utf8))            // goes to libuv at once (in flight)
+            server.write(blob)
+            #expect(server.pendingBytes > 0, "the kernel did not take 32 MiB at once")
             server.write(Array("s1".utf8), kind: .latestOnly)
             server.write(Array("B".utf8))
             server.write(Array("s2".utf8), kind: .latestOnly)
             server.write(Array("s3".utf8), kind: .latestOnly)
             server.write(Array("C".utf8))
             #expect(server.droppedLatestOnly == 2)
+            server.closeAfterFlush(timeoutMs: 10_000)
+        }, connected: { client in
+            try? client.startReading(onData: { received += $0 }, onEnd: { _ in
+                client.close()
+                listener?.close()
+            })
+        })
+        loop.run()
+        #expect(received.count == blob.count + 4)
+        #expect(String(decoding: received.suffix(4), as: UTF8.self) == "Bs3C")
+        #expect(loop.close() == 0)
+    }
+
+    @Test func writesToAnIdleConnectionGoStraightToTheKernel() throws {
+        let loop = try EventLoop()
+        var pendingAfterWrite = -1
+        var received: [UInt8] = []
+        var listener: TCPListener?
+        listener = try pair(loop, accepted: { server in
+            server.write(Array("one\n".utf8))
+            server.write(Array("two\n".utf8))
+            // uv_try_write took both at once: nothing waits in the queue or in libuv.
+            pendingAfterWrite = server.pendingBytes
             server.closeAfterFlush(timeoutMs: 1000)
         }, connected: { client in
             try? client.startReading(onData: { received += $0 }, onEnd: { _ in
@@ -91,7 +115,8 @@ import Testing
             })
         })
         loop.run()
-        #expect(String(decoding: received, as: UTF8.self) == "ABs3C")
+        #expect(pendingAfterWrite == 0)
+        #expect(String(decoding: received, as: UTF8.self) == "one\ntwo\n")
         #expect(loop.close() == 0)
     }
 

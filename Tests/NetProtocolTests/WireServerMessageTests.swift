@@ -61,11 +61,12 @@ private let messages: [ServerMessage] = [
 
 @Test func sceneUsesSnakeCaseFieldsAndPolygonPoints() {
     let line = text(.scene(scene))
-    #expect(line.hasPrefix(##"{"type":"scene","name":"default","gravity":{"dx":0,"dy":1,"magnitude":1},"collision_mode":"everything","bodies":[{"id":1,"shape":"rect","width":80,"height":80,"elasticity":0,"friction":0,"density":1,"resistance":0,"angular_resistance":0,"allows_rotation":true,"anchored":false,"color":"#e05050"},"##))
-    #expect(line.contains(##""color":"#5050e0","points":[[0,-20],[17.3,10],[-17.3,10]]}"##))
+    #expect(line.hasPrefix(##"{"type":"scene","name":"default","gravity":{"dx":0,"dy":1,"magnitude":1},"collision_mode":"everything","bodies":[{"id":1,"shape":"rect","width":80,"height":80,"elasticity":0,"friction":0,"density":1,"resistance":0,"angular_resistance":0,"allows_rotation":true,"anchored":false,"color":"#e05050","charge":0},"##))
+    #expect(line.contains(##""color":"#5050e0","charge":0,"points":[[0,-20],[17.3,10],[-17.3,10]]}"##))
     #expect(line.contains(#""boundaries":[{"id":"ledge","points":[[100,400],[300,420]],"closed":false}]"#))
-    #expect(line.contains(#"{"body":2,"to_body":3,"offset":{"x":0,"y":0},"to_offset":{"x":1,"y":2},"length":50,"frequency":2,"damping":0.3}"#))
-    #expect(line.hasSuffix(#""snaps":[{"body":2,"point":{"x":400,"y":300},"damping":0.5}]}"# + "\n"))
+    #expect(line.contains(#"{"kind":"distance","body":2,"to_body":3,"offset":{"x":0,"y":0},"to_offset":{"x":1,"y":2},"length":50,"frequency":2,"damping":0.3}"#))
+    #expect(line.contains(#""snaps":[{"body":2,"point":{"x":400,"y":300},"damping":0.5}],"#))
+    #expect(line.hasSuffix(#""fields":[],"bounds":{"enabled":true,"insets":{"top":0,"left":0,"bottom":0,"right":0}},"groups":[]}"# + "\n"))
 }
 
 @Test func errorAckPongAndByeHaveTheSpecShapes() {

@@ -64,7 +64,8 @@ extension DynamicAnimator {
     public func add(_ b: PushBehavior) throws(DynamicsError) -> BehaviorID {
         try b.validate()
         try checkItems(b.items)
-        for id in b.items { touched(indexOf[id]) }
+        if b.mode == .continuous && isEffective(b) { for id in b.items { touched(indexOf[id]) } }
+        queueImpulses(of: b)
         return store { .push($0, b) }
     }
 
@@ -148,7 +149,8 @@ extension DynamicAnimator {
         try b.validate()
         try checkItems(b.items)
         replace(id, .push(id, b))
-        for item in b.items { touched(indexOf[item]) }
+        if b.mode == .continuous && isEffective(b) { for item in b.items { touched(indexOf[item]) } }
+        queueImpulses(of: b)
     }
 
     public func update(_ id: BehaviorID, _ b: AttachmentBehavior) throws(DynamicsError) {
@@ -185,7 +187,7 @@ extension DynamicAnimator {
         switch b {
         case .gravity: derivedDirty = true; wake()
         case .collision: derivedDirty = true; segmentsDirty = true; wake()
-        case .push(_, let p): for item in p.items { touched(indexOf[item]) }
+        case .push(_, let p): if p.mode == .continuous && isEffective(p) { for item in p.items { touched(indexOf[item]) } }
         case .attachment(_, let a): jointsDirty = true; wakeAttached(a)
         case .snap(_, let s): jointsDirty = true; derivedDirty = true; touched(indexOf[s.item])
         case .item: setRunning(true)

@@ -121,35 +121,29 @@ extension DynamicAnimator {
     }
 
     /// Applies push behaviors for this step: continuous ones as a force (and torque at the target offset),
-    /// instantaneous ones as a single impulse, after which they read back inactive.
+    /// instantaneous ones as the impulses queued when they were added or updated (every one of them, so N
+    /// pushes within one step add up), after which they read back inactive. A push of zero force neither
+    /// wakes its item nor keeps it awake.
     func applyPushes() {
         for k in 0..<behaviors.count {
             guard case .push(let id, var p) = behaviors[k], p.active else { continue }
+            if p.mode == .instantaneous {
+                p.active = false
+                behaviors[k] = .push(id, p)
+                continue
+            }
             let f = clampLength(p.pushDirection * PushBehavior.unitForce, 1e300)
+            guard f != .zero else { continue }
             for item in p.items {
                 guard let i = indexOf[item], !world.bodies[i].isStatic else { continue }
                 let b = world.bodies[i]
                 let r = b.rot.rotate(p.targetOffsets[item] ?? .zero)
-                switch p.mode {
-                case .continuous:
-                    world.bodies[i].force = clampLength(b.force + f, 1e300)
-                    world.bodies[i].torque = clampMagnitude(b.torque + r.cross(f), 1e300)
-                    world.bodies[i].keepAwake = true
-                case .instantaneous:
-                    let dv = clampLength(f * b.invMass, Tuning.maxLinearSpeed)
-                    world.bodies[i].velocity = clampLength(b.velocity + dv, Tuning.maxLinearSpeed)
-                    let maxW = Tuning.maxRotationPerSubstep * stepHz * Double(Tuning.substeps)
-                    let dw = clampMagnitude(b.invInertia * r.cross(f), maxW)
-                    if b.invInertia > 0 {
-                        world.bodies[i].angularVelocity = clampMagnitude(b.angularVelocity + dw, maxW)
-                    }
-                }
+                world.bodies[i].force = clampLength(b.force + f, 1e300)
+                world.bodies[i].torque = clampMagnitude(b.torque + r.cross(f), 1e300)
+                world.bodies[i].keepAwake = true
                 if !world.bodies[i].awake { world.wake(i) }
             }
-            if p.mode == .instantaneous {
-                p.active = false
-                behaviors[k] = .push(id, p)
-            }
         }
+        applyPendingImpulses()
     }
 }

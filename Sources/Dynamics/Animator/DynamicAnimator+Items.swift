@@ -86,6 +86,8 @@ extension DynamicAnimator {
     public func setProperties(_ id: ItemID, _ p: ItemProperties) throws(DynamicsError) {
         let i = try index(id)
         try p.validate()
+        // Nothing changes (a colour-only `set` on the wire): nothing wakes.
+        if p == world.infos[i].properties { return }
         let info = world.infos[i]
         try checkMass(p, width: info.width, height: info.height, geometry: info.geometry)
         world.configure(i, p)

@@ -39,6 +39,8 @@ public final class DynamicAnimator {
     var derivedDirty = true
     var segmentsDirty = true
     var jointsDirty = true
+    /// Instantaneous pushes fired since the last step, applied (all of them, summed) at the next one.
+    var pendingImpulses: [PendingImpulse] = []
 
     public init(width: Double, height: Double, stepHz: Double = 60) {
         precondition(width.isFinite && width > 0 && height.isFinite && height > 0, "world size must be positive")

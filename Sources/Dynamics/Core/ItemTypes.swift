@@ -30,11 +30,13 @@ public struct ItemProperties: Equatable, Sendable {
     public var allowsRotation = true
     /// true: the item takes part in collisions but never moves.
     public var anchored = false
+    /// Charge for electric and magnetic fields (docs/UIKIT.md, Fields): any finite number.
+    public var charge = 0.0
 
     public init() {}
 
     public init(elasticity: Double = 0, friction: Double = 0, density: Double = 1, resistance: Double = 0,
-                angularResistance: Double = 0, allowsRotation: Bool = true, anchored: Bool = false) {
+                angularResistance: Double = 0, allowsRotation: Bool = true, anchored: Bool = false, charge: Double = 0) {
         self.elasticity = elasticity
         self.friction = friction
         self.density = density
@@ -42,6 +44,7 @@ public struct ItemProperties: Equatable, Sendable {
         self.angularResistance = angularResistance
         self.allowsRotation = allowsRotation
         self.anchored = anchored
+        self.charge = charge
     }
 
     func validate() throws(DynamicsError) {
@@ -52,6 +55,7 @@ public struct ItemProperties: Equatable, Sendable {
         guard angularResistance.isFinite, angularResistance >= 0 else {
             throw .invalidValue("angularResistance must be finite and >= 0")
         }
+        try checkFinite(charge, "charge")
     }
 }
 

@@ -13,9 +13,21 @@ public final class SharedBytes: @unchecked Sendable {
 
     public convenience init(string: String) { self.init(Array(string.utf8)) }
 
+    /// Lets `fill` write straight into a fresh buffer of `capacity` bytes (no intermediate array) and keeps
+    /// the number of bytes it says it wrote (at most `capacity`).
+    public init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
+        bytes = .allocate(byteCount: max(capacity, 1), alignment: 1)
+        let written = fill(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<capacity]))
+        precondition(written >= 0 && written <= capacity, "SharedBytes: wrote \(written) of \(capacity) bytes")
+        count = written
+    }
+
     deinit { bytes.deallocate() }
 
     public let count: Int
+
+    /// A copy of the bytes (the copy is made while this object is certainly alive).
+    public var array: [UInt8] { [UInt8](readOnly) }
 
     public var readOnly: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[0..<count]) }
 }

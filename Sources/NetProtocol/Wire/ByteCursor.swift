@@ -27,6 +27,11 @@ struct ByteCursor {
         digits(UInt64(value.magnitude))
     }
 
+    @inline(__always) mutating func int64(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        digits(value.magnitude)
+    }
+
     /// Writes a decimal integer, two digits per step.
     @inline(__always) mutating func digits(_ value: UInt64) {
         let count = ByteCursor.digitCount(value)

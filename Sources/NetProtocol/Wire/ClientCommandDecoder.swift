@@ -28,6 +28,19 @@ struct ClientCommandDecoder {
         case "remove": return .remove(body: try fields.body())
         case "scene": return .scene(name: try fields.string("name"))
         case "subscribe": return .subscribe(try SubscriptionDecoder(fields: fields).decode())
+        case "attach": return try attach()
+        case "anchor": return try anchor()
+        case "detach": return .detach(attachment: try fields.objectID("attachment"))
+        case "field": return try field()
+        case "unfield": return try unfield()
+        case "velocity": return try velocity()
+        case "boundary": return try boundary()
+        case "bounds": return try bounds()
+        case "group": return try group()
+        case "ungroup": return .ungroup(group: try fields.objectID("group"))
+        case "pause": return .pause
+        case "resume": return .resume
+        case "step": return try step()
         default: throw ProtocolError(.unknownType, "unknown message type \(quoted(type))")
         }
     }
@@ -136,6 +149,7 @@ struct ClientCommandDecoder {
         patch.angularResistance = try nonNegative("angular_resistance", alias: "angularResistance")
         patch.allowsRotation = try fields.optionalBool(fields.has("allows_rotation") ? "allows_rotation" : "allowsRotation")
         patch.anchored = try fields.optionalBool("anchored")
+        patch.charge = try fields.optionalNumber("charge")
         if let color = try fields.optionalString("color") {
             guard isHexColor(color) else { throw fields.invalid("color", "must be \"#rrggbb\"") }
             patch.color = color

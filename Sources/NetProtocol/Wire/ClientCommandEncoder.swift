@@ -70,6 +70,46 @@ enum ClientCommandEncoder {
             w.key("name"); w.string(name)
         case let .subscribe(change):
             writeSubscription(change, into: &w)
+        case let .attach(spec):
+            writeAttach(spec, into: &w)
+        case let .anchor(attachment, x, y):
+            w.key("attachment"); w.int(attachment)
+            w.key("x"); w.number(x)
+            w.key("y"); w.number(y)
+        case let .detach(attachment):
+            w.key("attachment"); w.int(attachment)
+        case let .field(kind, parameters):
+            w.key("kind"); w.string(kind.rawValue)
+            writeFieldParameters(parameters, into: &w)
+        case let .fieldUpdate(field, parameters):
+            w.key("field"); w.int(field)
+            writeFieldParameters(parameters, into: &w)
+        case let .unfield(field):
+            w.key("field"); w.int(field)
+        case let .velocity(body, vx, vy, av, add):
+            w.key("body"); w.int(body)
+            if let vx { w.key("vx"); w.number(vx) }
+            if let vy { w.key("vy"); w.number(vy) }
+            if let av { w.key("av"); w.number(av) }
+            w.key("add"); w.bool(add)
+        case let .boundary(name, points, closed):
+            w.key("boundary"); w.string(name)
+            w.key("points"); writePairs(points, into: &w)
+            w.key("closed"); w.bool(closed)
+        case let .removeBoundary(name):
+            w.key("boundary"); w.string(name)
+            w.key("remove"); w.bool(true)
+        case let .bounds(enabled, insets):
+            if let enabled { w.key("enabled"); w.bool(enabled) }
+            if let insets { w.key("insets"); writeInsets(insets, into: &w) }
+        case let .group(bodies):
+            w.key("bodies"); writeIDs(bodies, into: &w)
+        case let .ungroup(group):
+            w.key("group"); w.int(group)
+        case .pause, .resume:
+            break
+        case let .step(ticks):
+            w.key("ticks"); w.int(ticks)
         }
     }
 
@@ -97,6 +137,7 @@ enum ClientCommandEncoder {
         if let value = patch.allowsRotation { w.key("allows_rotation"); w.bool(value) }
         if let value = patch.anchored { w.key("anchored"); w.bool(value) }
         if let value = patch.color { w.key("color"); w.string(value) }
+        if let value = patch.charge { w.key("charge"); w.number(value) }
     }
 
     /// `{"x":..,"y":..}`

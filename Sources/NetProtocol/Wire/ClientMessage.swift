@@ -1,4 +1,4 @@
-/// One client -> server command of SPEC Part B, fully validated (types and ranges).
+/// One client -> server command (docs/PROTOCOL.md), fully validated (types and ranges).
 public enum ClientCommand: Equatable, Sendable {
     /// `subscribe` is the optional `subscribe` object inside `hello` (same fields as the command).
     case hello(name: String?, token: String?, protocolVersion: Int?, subscribe: SubscriptionChange? = nil)
@@ -21,6 +21,31 @@ public enum ClientCommand: Equatable, Sendable {
     case remove(body: Int)
     case scene(name: String)
     case subscribe(SubscriptionChange)
+    // docs/PROTOCOL.md, "The rest of UIKit Dynamics": attachments, fields, item and world commands, time.
+    /// Ack carries `attachment`.
+    case attach(AttachSpec)
+    case anchor(attachment: Int, x: Double, y: Double)
+    case detach(attachment: Int)
+    /// Creates a field; `x` and `y` are always present. Ack carries `field`.
+    case field(kind: FieldKindName, FieldParameters)
+    /// Wire form: `field` with a `field` id instead of `kind`; at least one parameter is present.
+    case fieldUpdate(field: Int, FieldParameters)
+    case unfield(field: Int)
+    /// At least one of vx, vy, av is present.
+    case velocity(body: Int, vx: Double?, vy: Double?, av: Double?, add: Bool)
+    /// Adds or replaces a named boundary: 2...256 points, never the name `bounds`.
+    case boundary(name: String, points: [Point], closed: Bool)
+    /// Wire form: `{"type":"boundary","boundary":"ledge","remove":true}`.
+    case removeBoundary(name: String)
+    /// At least one of the two is present.
+    case bounds(enabled: Bool?, insets: BoundsInsets?)
+    /// 2...64 distinct bodies. Ack carries `group`.
+    case group(bodies: [Int])
+    case ungroup(group: Int)
+    case pause
+    case resume
+    /// 1...600 ticks.
+    case step(ticks: Int)
 
     /// The wire `type` of this command.
     public var typeName: String {
@@ -38,6 +63,19 @@ public enum ClientCommand: Equatable, Sendable {
         case .remove: return "remove"
         case .scene: return "scene"
         case .subscribe: return "subscribe"
+        case .attach: return "attach"
+        case .anchor: return "anchor"
+        case .detach: return "detach"
+        case .field, .fieldUpdate: return "field"
+        case .unfield: return "unfield"
+        case .velocity: return "velocity"
+        case .boundary, .removeBoundary: return "boundary"
+        case .bounds: return "bounds"
+        case .group: return "group"
+        case .ungroup: return "ungroup"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .step: return "step"
         }
     }
 }

@@ -54,9 +54,12 @@ public struct PropertyPatch: Equatable, Sendable {
     public var anchored: Bool?
     /// `"#rrggbb"`, hex digits in either case.
     public var color: String?
+    /// Electric/magnetic field charge (docs/UIKIT.md, Fields): any finite number.
+    public var charge: Double?
 
     public init(elasticity: Double? = nil, friction: Double? = nil, density: Double? = nil, resistance: Double? = nil,
-                angularResistance: Double? = nil, allowsRotation: Bool? = nil, anchored: Bool? = nil, color: String? = nil) {
+                angularResistance: Double? = nil, allowsRotation: Bool? = nil, anchored: Bool? = nil, color: String? = nil,
+                charge: Double? = nil) {
         self.elasticity = elasticity
         self.friction = friction
         self.density = density
@@ -65,6 +68,7 @@ public struct PropertyPatch: Equatable, Sendable {
         self.allowsRotation = allowsRotation
         self.anchored = anchored
         self.color = color
+        self.charge = charge
     }
 
     /// True when no property is set.

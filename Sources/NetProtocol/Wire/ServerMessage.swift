@@ -7,21 +7,28 @@ public enum ServerMessage: Equatable, Sendable {
     case welcome(Welcome)
     case scene(SceneInfo)
     case snapshot(Snapshot)
+    /// A compact snapshot (`snapshots: compact`), relative to the frame before it.
+    case frame(Frame)
     /// `fields` are the command's result fields (such as `body`), in wire order.
     case ack(id: MessageID?, fields: [(String, JSONValue)])
     case error(ProtocolError)
     case pong(t: JSONValue?, tick: UInt64, id: MessageID?)
     case bye(reason: String)
+    case contact(ContactReport)
+    case notice(Notice)
 
     public static func == (lhs: ServerMessage, rhs: ServerMessage) -> Bool {
         switch (lhs, rhs) {
         case let (.welcome(a), .welcome(b)): return a == b
         case let (.scene(a), .scene(b)): return a == b
         case let (.snapshot(a), .snapshot(b)): return a == b
+        case let (.frame(a), .frame(b)): return a == b
         case let (.ack(idA, fieldsA), .ack(idB, fieldsB)): return idA == idB && JSONValue.membersEqual(fieldsA, fieldsB)
         case let (.error(a), .error(b)): return a == b
         case let (.pong(tA, tickA, idA), .pong(tB, tickB, idB)): return tA == tB && tickA == tickB && idA == idB
         case let (.bye(a), .bye(b)): return a == b
+        case let (.contact(a), .contact(b)): return a == b
+        case let (.notice(a), .notice(b)): return a == b
         default: return false
         }
     }
@@ -34,9 +41,11 @@ public enum ServerMessage: Equatable, Sendable {
         case let .snapshot(snapshot):
             var encoder = SnapshotEncoder()
             return snapshot.bodies.withUnsafeBufferPointer { bodies in
-                encoder.encode(tick: snapshot.tick, time: snapshot.time, paused: snapshot.paused,
+                encoder.encode(tick: snapshot.tick, time: snapshot.time, paused: snapshot.paused, held: snapshot.held,
                                clients: snapshot.clients, bodies: bodies, drags: snapshot.drags)
             }
+        case let .frame(frame):
+            return FrameEncoder.encode(frame).array
         case let .ack(id, fields):
             w.beginObject()
             w.key("type"); w.string("ack")
@@ -62,6 +71,8 @@ public enum ServerMessage: Equatable, Sendable {
             w.key("type"); w.string("bye")
             w.key("reason"); w.string(reason)
             w.endObject()
+        case let .contact(report): ServerMessage.write(report, into: &w)
+        case let .notice(notice): ServerMessage.write(notice, into: &w)
         }
         w.newline()
         return w.bytes
@@ -143,6 +154,7 @@ enum SceneWriter {
             w.endObject()
         }
         w.endArray()
+        writeExtras(scene, into: &w)
         w.endObject()
     }
 
@@ -160,12 +172,15 @@ enum SceneWriter {
         w.key("allows_rotation"); w.bool(body.allowsRotation)
         w.key("anchored"); w.bool(body.anchored)
         w.key("color"); w.string(body.color)
+        w.key("charge"); w.number(body.charge)
         if case let .polygon(points) = body.shape { w.key("points"); ClientCommandEncoder.writePairs(points, into: &w) }
         w.endObject()
     }
 
     private static func write(_ attachment: AttachmentInfo, into w: inout JSONWriter) {
         w.beginObject()
+        if let id = attachment.id { w.key("id"); w.int(id) }
+        w.key("kind"); w.string(attachment.kind.rawValue)
         w.key("body"); w.int(attachment.body)
         if let anchor = attachment.anchor { w.key("anchor"); ClientCommandEncoder.writePoint(anchor, into: &w) }
         if let toBody = attachment.toBody { w.key("to_body"); w.int(toBody) }
@@ -174,6 +189,7 @@ enum SceneWriter {
         w.key("length"); w.number(attachment.length)
         w.key("frequency"); w.number(attachment.frequency)
         w.key("damping"); w.number(attachment.damping)
+        writeAttachmentExtras(attachment, into: &w)
         w.endObject()
     }
 }

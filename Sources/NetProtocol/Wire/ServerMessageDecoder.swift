@@ -14,6 +14,7 @@ struct ServerMessageDecoder {
         case "welcome": return .welcome(try welcome(root))
         case "scene": return .scene(try scene(root))
         case "snapshot": return .snapshot(try snapshot(root))
+        case "frame": return .frame(try frame(root))
         case "ack":
             let fields = members.filter { $0.0 != "type" && $0.0 != "id" }
             return .ack(id: try id(root), fields: fields)
@@ -22,6 +23,8 @@ struct ServerMessageDecoder {
             return .error(ProtocolError(code, try root.string("message"), id: try id(root)))
         case "pong": return .pong(t: root.raw("t"), tick: try root.tick("tick"), id: try id(root))
         case "bye": return .bye(reason: try root.string("reason"))
+        case "contact": return .contact(try contact(root))
+        case "notice": return .notice(try notice(root))
         default: throw MalformedServerMessage()
         }
     }
@@ -46,7 +49,7 @@ struct ServerMessageDecoder {
     private func scene(_ f: Fields) throws(MalformedServerMessage) -> SceneInfo {
         let gravity = try f.object("gravity")
         guard let mode = CollisionModeName(rawValue: try f.string("collision_mode")) else { throw MalformedServerMessage() }
-        return SceneInfo(
+        var info = SceneInfo(
             name: try f.string("name"),
             gravity: GravityInfo(dx: try gravity.number("dx"), dy: try gravity.number("dy"),
                                  magnitude: try gravity.number("magnitude")),
@@ -59,6 +62,8 @@ struct ServerMessageDecoder {
             snaps: try f.objects("snaps").map { (s: Fields) throws(MalformedServerMessage) in
                 SnapInfo(body: try s.int("body"), point: try s.point("point"), damping: try s.number("damping"))
             })
+        try sceneExtras(f, into: &info)
+        return info
     }
 
     private func body(_ b: Fields) throws(MalformedServerMessage) -> BodyInfo {
@@ -74,34 +79,67 @@ struct ServerMessageDecoder {
                         density: try b.number("density"), resistance: try b.number("resistance"),
                         angularResistance: try b.number("angular_resistance"),
                         allowsRotation: try b.bool("allows_rotation"), anchored: try b.bool("anchored"),
-                        color: try b.string("color"))
+                        color: try b.string("color"), charge: b.has("charge") ? try b.number("charge") : 0)
     }
 
     private func attachment(_ a: Fields) throws(MalformedServerMessage) -> AttachmentInfo {
-        AttachmentInfo(body: try a.int("body"), anchor: a.has("anchor") ? try a.point("anchor") : nil,
+        var info = AttachmentInfo(body: try a.int("body"), anchor: a.has("anchor") ? try a.point("anchor") : nil,
                        toBody: a.has("to_body") ? try a.int("to_body") : nil, offset: try a.point("offset"),
                        toOffset: a.has("to_offset") ? try a.point("to_offset") : nil, length: try a.number("length"),
                        frequency: try a.number("frequency"), damping: try a.number("damping"))
+        try attachmentExtras(a, into: &info)
+        return info
     }
 
     private func snapshot(_ f: Fields) throws(MalformedServerMessage) -> Snapshot {
-        Snapshot(
+        var snapshot = Snapshot(
             tick: try f.tick("tick"), time: try f.number("time"), paused: try f.bool("paused"),
             clients: f.has("clients") ? try f.int("clients") : 0,
             bodies: try f.objects("bodies").map { (b: Fields) throws(MalformedServerMessage) in
                 BodyState(id: try b.int("id"), x: try b.number("x"), y: try b.number("y"), angle: try b.number("angle"),
                           vx: try b.number("vx"), vy: try b.number("vy"), av: try b.number("av"))
             },
-            drags: f.has("drags") ? try f.objects("drags").map { (d: Fields) throws(MalformedServerMessage) in
-                DragInfo(client: try d.int("client"), name: d.has("name") ? try d.string("name") : "",
-                         body: try d.int("body"), x: try d.number("x"), y: try d.number("y"),
-                         offset: d.has("offset") ? try d.point("offset") : Point(0, 0))
-            } : [])
+            drags: try drags(f))
+        if f.has("held") { snapshot.held = try f.bool("held") }
+        return snapshot
+    }
+
+    private func drags(_ f: Fields) throws(MalformedServerMessage) -> [DragInfo] {
+        f.has("drags") ? try f.objects("drags").map { (d: Fields) throws(MalformedServerMessage) in
+            DragInfo(client: try d.int("client"), name: d.has("name") ? try d.string("name") : "",
+                     body: try d.int("body"), x: try d.number("x"), y: try d.number("y"),
+                     offset: d.has("offset") ? try d.point("offset") : Point(0, 0))
+        } : []
+    }
+
+    private func frame(_ f: Fields) throws(MalformedServerMessage) -> Frame {
+        let base: UInt64?
+        switch f.raw("base") {
+        case .null?: base = nil
+        default: base = try f.tick("base")
+        }
+        guard case let .array(rows)? = f.raw("bodies") else { throw MalformedServerMessage() }
+        var bodies: [Frame.Body] = []
+        bodies.reserveCapacity(rows.count)
+        for row in rows {
+            guard case let .array(v) = row, v.count == 4 else { throw MalformedServerMessage() }
+            var n: [Int64] = []
+            for element in v {
+                guard case let .number(value) = element, value == value.rounded(),
+                      value.magnitude <= 9_007_199_254_740_992 else { throw MalformedServerMessage() }
+                n.append(Int64(value))
+            }
+            bodies.append(Frame.Body(id: Int(n[0]), x: n[1], y: n[2], angle: n[3]))
+        }
+        var frame = Frame(tick: try f.tick("tick"), time: try f.number("time"), base: base, paused: try f.bool("paused"),
+                          clients: f.has("clients") ? try f.int("clients") : 0, bodies: bodies, drags: try drags(f))
+        if f.has("held") { frame.held = try f.bool("held") }
+        return frame
     }
 }
 
 /// Typed access for `ServerMessageDecoder`: a missing field or a wrong type throws.
-private struct Fields {
+struct Fields {
     let members: [(String, JSONValue)]
 
     init(_ members: [(String, JSONValue)]) { self.members = members }

@@ -36,10 +36,12 @@ public struct BodyInfo: Equatable, Sendable {
     public var allowsRotation: Bool
     public var anchored: Bool
     public var color: String
+    /// Electric/magnetic charge (docs/UIKIT.md, Fields).
+    public var charge: Double
 
     public init(id: Int, shape: ShapeName, width: Double, height: Double, elasticity: Double = 0, friction: Double = 0,
                 density: Double = 1, resistance: Double = 0, angularResistance: Double = 0, allowsRotation: Bool = true,
-                anchored: Bool = false, color: String) {
+                anchored: Bool = false, color: String, charge: Double = 0) {
         self.id = id
         self.shape = shape
         self.width = width
@@ -52,6 +54,7 @@ public struct BodyInfo: Equatable, Sendable {
         self.allowsRotation = allowsRotation
         self.anchored = anchored
         self.color = color
+        self.charge = charge
     }
 }
 
@@ -69,7 +72,14 @@ public struct BoundaryInfo: Equatable, Sendable {
 }
 
 /// A scene attachment: `body` at `offset` (item frame) to a fixed `anchor` or to `toBody` at `toOffset`.
+/// `id` is what `anchor` and `detach` name; `kind` says which of the kind parameters apply (docs/PROTOCOL.md).
 public struct AttachmentInfo: Equatable, Sendable {
+    public var id: Int?
+    public var kind: AttachmentKindName = .distance
+    public var axis: DirectionVector?
+    public var range: ValueRange?
+    public var point: Point?
+    public var frictionTorque: Double?
     public var body: Int
     public var anchor: Point?
     public var toBody: Int?
@@ -127,6 +137,9 @@ public struct SceneInfo: Equatable, Sendable {
     public var boundaries: [BoundaryInfo]
     public var attachments: [AttachmentInfo]
     public var snaps: [SnapInfo]
+    public var fields: [FieldInfo] = []
+    public var bounds = BoundsInfo()
+    public var groups: [GroupInfo] = []
 
     public init(name: String, gravity: GravityInfo, collisionMode: CollisionModeName, bodies: [BodyInfo],
                 boundaries: [BoundaryInfo] = [], attachments: [AttachmentInfo] = [], snaps: [SnapInfo] = []) {
@@ -185,6 +198,8 @@ public struct Snapshot: Equatable, Sendable {
     public var tick: UInt64
     public var time: Double
     public var paused: Bool
+    /// True while the world is held by `pause` (docs/PROTOCOL.md, time control).
+    public var held = false
     public var clients: Int
     public var bodies: [BodyState]
     public var drags: [DragInfo]

@@ -1,7 +1,7 @@
 /// Encodes the per-tick `snapshot` line once, for every client's write to share.
 ///
 /// Guarantees: output is one line ending in `"\n"`, field order
-/// `type, tick, time, paused, clients, bodies[{id,x,y,angle,vx,vy,av}], drags[{client,name,body,x,y,offset{x,y}}]`;
+/// `type, tick, time, paused, held (only when true), clients, bodies[{id,x,y,angle,vx,vy,av}], drags[{client,name,body,x,y,offset{x,y}}]`;
 /// positions, velocities and drag points are rounded to 0.01, `angle`, `av` and `time` to 0.001, trailing
 /// zeros trimmed, integral values without `.0`, NaN and infinity written as `0`. Numbers are formatted with
 /// integer arithmetic into a scratch buffer sized for the worst case and reused between calls, so the only
@@ -11,17 +11,30 @@ public struct SnapshotEncoder {
 
     public init() {}
 
-    public mutating func encode(tick: UInt64, time: Double, paused: Bool, clients: Int,
+    public mutating func encode(tick: UInt64, time: Double, paused: Bool, held: Bool = false, clients: Int,
                                 bodies: UnsafeBufferPointer<BodyState>, drags: [DragInfo]) -> [UInt8] {
         let bound = SnapshotEncoder.worstCaseBytes(bodies: bodies.count, drags: drags)
         if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
         return scratch.withUnsafeMutableBufferPointer { buffer in
             guard let start = buffer.baseAddress else { return [] }
             var cursor = ByteCursor(start)
-            SnapshotEncoder.write(tick: tick, time: time, paused: paused, clients: clients, bodies: bodies, drags: drags,
-                                  into: &cursor)
+            SnapshotEncoder.write(tick: tick, time: time, paused: paused, held: held, clients: clients, bodies: bodies,
+                                  drags: drags, into: &cursor)
             cursor.byte(UInt8(ascii: "\n"))
             return Array(UnsafeBufferPointer(start: start, count: cursor.position - start))
+        }
+    }
+
+    /// Encodes the line straight into a shareable buffer sized for the worst case: no scratch copy, no array.
+    public static func encodeShared(tick: UInt64, time: Double, paused: Bool, held: Bool = false, clients: Int,
+                                    bodies: UnsafeBufferPointer<BodyState>, drags: [DragInfo]) -> SharedBytes {
+        SharedBytes(capacity: worstCaseBytes(bodies: bodies.count, drags: drags)) { buffer in
+            let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var cursor = ByteCursor(start)
+            write(tick: tick, time: time, paused: paused, held: held, clients: clients, bodies: bodies, drags: drags,
+                  into: &cursor)
+            cursor.byte(UInt8(ascii: "\n"))
+            return cursor.position - start
         }
     }
 
@@ -29,18 +42,24 @@ public struct SnapshotEncoder {
     private static func worstCaseBytes(bodies: Int, drags: [DragInfo]) -> Int {
         let number = ByteCursor.maxNumberBytes
         let perBody = 46 + 7 * number
-        let perDrag = 64 + 6 * number
-        let names = drags.reduce(0) { $0 + 6 * $1.name.utf8.count + 2 }
-        return 128 + 4 * number + bodies * perBody + drags.count * perDrag + names
+        return 128 + 4 * number + bodies * perBody + worstCaseDragBytes(drags)
     }
 
-    private static func write(tick: UInt64, time: Double, paused: Bool, clients: Int,
+    /// An upper bound of the `drags` array's length.
+    static func worstCaseDragBytes(_ drags: [DragInfo]) -> Int {
+        let perDrag = 64 + 6 * ByteCursor.maxNumberBytes
+        return 2 + drags.count * perDrag + drags.reduce(0) { $0 + 6 * $1.name.utf8.count + 2 }
+    }
+
+    private static func write(tick: UInt64, time: Double, paused: Bool, held: Bool, clients: Int,
                               bodies: UnsafeBufferPointer<BodyState>, drags: [DragInfo], into w: inout ByteCursor) {
         w.raw("{\"type\":\"snapshot\",\"tick\":")
         w.digits(tick)
         w.raw(",\"time\":")
         w.rounded(time, decimals: 3)
-        w.raw(paused ? ",\"paused\":true,\"clients\":" : ",\"paused\":false,\"clients\":")
+        w.raw(paused ? ",\"paused\":true" : ",\"paused\":false")
+        if held { w.raw(",\"held\":true") }
+        w.raw(",\"clients\":")
         w.signed(clients)
         w.raw(",\"bodies\":[")
         for index in bodies.indices {
@@ -62,7 +81,14 @@ public struct SnapshotEncoder {
             w.rounded(body.av, decimals: 3)
             w.byte(UInt8(ascii: "}"))
         }
-        w.raw("],\"drags\":[")
+        w.raw("],\"drags\":")
+        writeDrags(drags, into: &w)
+        w.byte(UInt8(ascii: "}"))
+    }
+
+    /// Writes the `drags` array, shared by snapshots and frames.
+    static func writeDrags(_ drags: [DragInfo], into w: inout ByteCursor) {
+        w.byte(UInt8(ascii: "["))
         for (index, drag) in drags.enumerated() {
             if index > 0 { w.byte(UInt8(ascii: ",")) }
             w.raw("{\"client\":")
@@ -81,6 +107,6 @@ public struct SnapshotEncoder {
             w.rounded(drag.offset.y, decimals: 2)
             w.raw("}}")
         }
-        w.raw("]}")
+        w.byte(UInt8(ascii: "]"))
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// `attach`, `anchor`, `detach` (docs/PROTOCOL.md), read back from held steps.
+    @Suite(.serialized)
+    struct AttachmentCommandTests {
+        /// Seed recipe 2.4: the pan gesture moves the attachment's anchor and the item follows along the rod.
+        @Test func movingTheAnchorDragsTheItemAlongTheRod() throws {
+            let server = try ServerProcess(["--scene", "attachment", "--held"])
+            let client = try server.connect()
+            let scene = try #require(client.join().scene)
+            let rod = try #require(scene.attachments.first)
+            let id = try #require(rod.id, "scene attachments carry their id")
+            #expect(rod.kind == .distance)
+            let anchor = try #require(rod.anchor)
+            let settled = try #require(try client.step(60, id: 1)?.body(rod.body))
+            #expect(abs(distance(settled.world(rod.offset), anchor) - rod.length) < 1.5)
+
+            let scenes = client.sceneCount
+            let moved = Point(anchor.x + 200, anchor.y)
+            _ = try #require(try client.ack(.anchor(attachment: id, x: moved.x, y: moved.y), id: 2))
+            #expect(client.scene(after: scenes)?.attachments.first?.anchor == moved)
+            let after = try #require(try client.step(90, id: 3)?.body(rod.body))
+            #expect(after.x > settled.x + 100, "the item followed the anchor: x \(settled.x) -> \(after.x)")
+            #expect(abs(distance(after.world(rod.offset), moved) - rod.length) < 1.5, "still at the rod's length")
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func attachCreatesAnAttachmentListedWithItsIDThatDetachRemoves() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            let body = try #require(try client.ack(#"{"type":"spawn","id":1,"shape":"rect","width":40,"height":40,"x":400,"y":300}"#, id: 1)?.number("body"))
+            let scenes = client.sceneCount
+            let ack = try #require(try client.ack(#"{"type":"attach","id":2,"body":\#(Int(body)),"anchor":{"x":400,"y":100},"kind":"limit","length":250}"#, id: 2))
+            let attachment = try #require(ack.number("attachment"))
+            let listed = try #require(client.scene(after: scenes)?.attachments.first)
+            #expect(listed.id == Int(attachment) && listed.kind == .limit && listed.length == 250)
+            // The rope holds the falling item 250 pt under the anchor (its top edge is 20 pt above the center).
+            let hanging = try #require(try client.step(120, id: 3)?.body(Int(body)))
+            #expect(abs(hanging.y - 350) < 2, "hangs at \(hanging.y)")
+            let detached = client.sceneCount
+            _ = try #require(try client.ack(.detach(attachment: Int(attachment)), id: 4))
+            #expect(client.scene(after: detached)?.attachments == [])
+            let fallen = try #require(try client.step(120, id: 5)?.body(Int(body)))
+            #expect(fallen.y > 570, "falls to the floor once detached: \(fallen.y)")
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func pinJoinsTwoItemsAtOnePoint() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            _ = try #require(try client.ack(#"{"type":"spawn","id":1,"shape":"rect","width":20,"height":20,"x":370,"y":100,"anchored":true}"#, id: 1))
+            let bar = try #require(try client.ack(#"{"type":"spawn","id":2,"shape":"rect","width":120,"height":20,"x":460,"y":100}"#, id: 2)?.number("body"))
+            let ack = try #require(try client.ack(#"{"type":"attach","id":3,"body":\#(Int(bar)),"to_body":1,"kind":"pin","point":{"x":400,"y":100}}"#, id: 3))
+            #expect(ack.number("attachment") != nil)
+            let swung = try #require(try client.step(40, id: 4)?.body(Int(bar)))
+            // The bar's end stays on the pin while it swings down.
+            #expect(abs(distance(swung.world(Point(-60, 0)), Point(400, 100))) < 1.5)
+            #expect(swung.y > 130, "it swung down: y \(swung.y)")
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func anchorDetachAndAttachAnswerUnknownIDsWithTheFieldsName() throws {
+            let server = try ServerProcess(["--scene", "default"])
+            let client = try server.connect()
+            let scene = try #require(client.join().scene)
+            let spring = try #require(scene.attachments.first { $0.toBody != nil }?.id)
+            let a = try #require(try client.error(#"{"type":"anchor","id":1,"attachment":99999,"x":1,"y":2}"#, id: .int(1)))
+            #expect(a.code == .badValue && a.message.contains("\"attachment\""))
+            let b = try #require(try client.error(#"{"type":"anchor","id":2,"attachment":\#(spring),"x":1,"y":2}"#, id: .int(2)))
+            #expect(b.code == .badValue && b.message.contains("no anchor"))
+            let c = try #require(try client.error(#"{"type":"detach","id":3,"attachment":99999}"#, id: .int(3)))
+            #expect(c.code == .badValue && c.message.contains("\"attachment\""))
+            let d = try #require(try client.error(#"{"type":"attach","id":4,"body":99999,"anchor":{"x":1,"y":2}}"#, id: .int(4)))
+            #expect(d.code == .unknownBody)
+            let first = try #require(scene.bodies.first?.id)
+            let e = try #require(try client.error(#"{"type":"attach","id":5,"body":\#(first),"to_body":99999}"#, id: .int(5)))
+            #expect(e.code == .unknownBody && e.message.contains("to_body"))
+            withExtendedLifetime(server) {}
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// `pause`, `resume` and `step` (docs/PROTOCOL.md): a held world stands still; a step is exact.
+    @Suite(.serialized)
+    struct TimeControlTests {
+        @Test func pauseFreezesTimeAndStepAdvancesItByExactlyTicksOverTickHz() throws {
+            let server = try ServerProcess(["--scene", "gravity"])
+            let client = try server.connect()
+            _ = client.join()
+            try client.send(ClientMessage(id: .int(1), .pause))
+            // The held snapshot goes to everyone before the pause's ack.
+            let held = try #require(client.nextSnapshot { $0.held }, "pause sends a held snapshot")
+            guard case let .ack(_, fields)? = client.answer(to: .int(1)) else { Issue.record("pause not acked"); return }
+            #expect(fields.first { $0.0 == "held" }?.1 == .bool(true))
+            // Nothing moves while held: no snapshot with another tick arrives for half a second.
+            let during = client.snapshots(for: 0.5)
+            #expect(during.allSatisfy { $0.tick == held.tick && $0.time == held.time })
+            let stepped = try #require(try client.step(10, id: 2))
+            #expect(stepped.tick == held.tick + 10)
+            #expect(abs(stepped.time - (held.time + 10.0 / 60)) < 0.0011, "time \(held.time) -> \(stepped.time)")
+            #expect(stepped.held)
+            let falling = try #require(held.bodies.first)
+            #expect(try #require(stepped.body(falling.id)).y > falling.y, "the steps moved the items")
+            _ = try #require(try client.ack(.resume, id: 3))
+            let running = try #require(client.nextSnapshot(timeout: 5) { $0.tick > stepped.tick })
+            #expect(!running.held)
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func stepCountsTimeAlsoWhileTheItemsRest() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            let start = try #require(client.join().snapshot)
+            #expect(start.held && start.tick == 0 && start.time == 0)
+            let stepped = try #require(try client.step(600, id: 1))
+            #expect(stepped.tick == 600)
+            #expect(stepped.time == 10)
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func stepWithoutPauseIsBadValue() throws {
+            let server = try ServerProcess(["--scene", "empty"])
+            let client = try server.connect()
+            _ = client.join()
+            let error = try #require(try client.error(#"{"type":"step","ticks":5,"id":1}"#, id: .int(1)))
+            #expect(error.code == .badValue)
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func holdLastsAcrossSceneLoads() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            _ = try #require(try client.ack(.scene(name: "gravity"), id: 1))
+            let before = try #require(try client.step(1, id: 2))
+            let after = client.snapshots(for: 0.5)
+            #expect(after.allSatisfy { $0.tick == before.tick }, "a scene load does not release the hold")
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func twoServersGivenTheSameCommandsSendByteIdenticalSnapshots() throws {
+            func run() throws -> [String] {
+                let server = try ServerProcess(["--scene", "default", "--held"])
+                let client = try server.connect()
+                _ = client.join()
+                var lines: [String] = []
+                lines.append(try #require(try client.stepLine(30, id: 1)))
+                _ = try #require(try client.ack(#"{"type":"tap","id":2,"x":300,"y":200,"mode":"instantaneous"}"#, id: 2))
+                _ = try #require(try client.ack(#"{"type":"spawn","id":3,"shape":"ellipse","width":30,"height":30,"x":420,"y":60}"#, id: 3))
+                lines.append(try #require(try client.stepLine(45, id: 4)))
+                _ = try #require(try client.ack(#"{"type":"velocity","id":5,"body":1,"vx":250,"av":2}"#, id: 5))
+                lines.append(try #require(try client.stepLine(120, id: 6)))
+                withExtendedLifetime(server) {}
+                return lines
+            }
+            let first = try run()
+            let second = try run()
+            #expect(first.count == 3)
+            #expect(first == second)
+        }
+    }
+}
