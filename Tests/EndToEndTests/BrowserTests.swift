@@ -67,5 +67,46 @@ extension EndToEnd {
             #expect(taps, "the page got the ack of its tap")
             withExtendedLifetime(server) {}
         }
+
+        @Test(.enabled(if: ExternalTool.chromium != nil, Comment(rawValue: chromiumMissing)))
+        func pressAndMoveDragsTheItemUnderTheBrowsersNameAndRightClickSnapsIt() throws {
+            let server = try ServerProcess(["--scene", "push"])
+            let http = try #require(server.httpPort)
+            let observer = try server.connect()
+            let joined = observer.join()
+            let square = try #require(joined.scene?.bodies.first)
+            let before = try #require(joined.snapshot?.body(square.id))
+            let browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(http)/")
+            let ready = Reliability.eventually(timeout: 20) {
+                ((try? browser.evaluate("dyn.state === 'open' && dyn.bodies.size === 1 && dyn.frames > 3")) as? Bool) == true
+            }
+            #expect(ready, "the page connected and drew")
+            let start = try browser.evaluateObject("JSON.stringify(dyn.screenPointOf(\(square.id)))")
+            let x = try #require(start["x"] as? Double), y = try #require(start["y"] as? Double)
+            // Press on the square and move right, holding the button: the TCP client sees the drag (with the
+            // page's hello name) while it lasts and the square following; the release ends it.
+            try browser.mouse("mousePressed", x: x, y: y, held: true)
+            for step in 1...5 { try browser.mouse("mouseMoved", x: x + Double(step) * 4, y: y, held: true) }
+            let sawDrag = observer.nextSnapshot(timeout: 10) { s in s.drags.contains { $0.body == square.id && $0.name.hasPrefix("web-") } }
+            #expect(sawDrag != nil, "the TCP client sees the browser's drag with its name")
+            for step in 1...13 {
+                try browser.mouse("mouseMoved", x: x + 20 + Double(step) * 10, y: y, held: true)
+                usleep(16_000)   // about one display frame between moves, as a hand would
+            }
+            let moved = observer.nextSnapshot(timeout: 10) { ($0.body(square.id)?.x ?? 0) > before.x + 60 }
+            #expect(moved != nil, "the square followed the pointer to the right")
+            try browser.mouse("mouseReleased", x: x + 150, y: y, held: false)
+            let released = observer.nextSnapshot(timeout: 10) { $0.drags.isEmpty }
+            #expect(released != nil, "the release ends the drag")
+
+            // A right click snaps the selected item (the one just dragged) to that point.
+            let scenes = observer.sceneCount
+            try browser.mouse("mousePressed", x: x - 200, y: y, held: true, button: "right")
+            try browser.mouse("mouseReleased", x: x - 200, y: y, held: false, button: "right")
+            let snapped = observer.scene(after: scenes, timeout: 10)
+            let snap = try #require(snapped?.snaps.first { $0.body == square.id }, "the scene lists a snap of the square")
+            #expect(snap.point.x < before.x - 100, "snapped left of where it started, at \(snap.point.x)")
+            withExtendedLifetime(server) {}
+        }
     }
 }

@@ -121,6 +121,13 @@ final class HeadlessChromium {
         }
     }
 
+    /// One mouse event (`mousePressed`, `mouseMoved` or `mouseReleased`) with `button`, at page
+    /// coordinates; `held` says whether the button is down after it.
+    func mouse(_ type: String, x: Double, y: Double, held: Bool, button: String = "left") throws {
+        let mask = button == "left" ? 1 : 2
+        try call("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": button, "buttons": held ? mask : 0, "clickCount": 1])
+    }
+
     /// A PNG of the page as it is drawn now.
     func screenshot() throws -> Data {
         let result = try call("Page.captureScreenshot", ["format": "png"], timeout: 20)
