@@ -20,6 +20,7 @@ final class WebSocketTransport: ClientTransport {
 
     var transportName: String { "websocket" }
     var pendingBytes: Int { tcp.pendingBytes }
+    var hasQueuedLatestOnly: Bool { tcp.hasQueuedLatestOnly }
     var stalledForMs: UInt64 { tcp.stalledForMs }
     var hasQueuedLatestOnly: Bool { tcp.hasQueuedLatestOnly }
 
