@@ -22,7 +22,6 @@ final class WebSocketTransport: ClientTransport {
     var pendingBytes: Int { tcp.pendingBytes }
     var hasQueuedLatestOnly: Bool { tcp.hasQueuedLatestOnly }
     var stalledForMs: UInt64 { tcp.stalledForMs }
-    var hasQueuedLatestOnly: Bool { tcp.hasQueuedLatestOnly }
 
     /// Frames each `\n`-terminated message of `bytes` as one text frame (without its newline).
     func write(_ bytes: SharedBytes, kind: WriteKind) {
