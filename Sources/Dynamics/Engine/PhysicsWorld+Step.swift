@@ -107,27 +107,45 @@ extension PhysicsWorld {
         // unsafe buffers do not overlap an access to `self`.
         let bodyArray = bodies
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
-        swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints)
-        defer { swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints) }
+        var ms: [MouseJoint] = [], saved: [Double] = []
+        swap(&saved, &savedImpulses)
+        defer { swap(&saved, &savedImpulses) }
+        swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
+        defer {
+            swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
+        }
         bodyArray.withUnsafeBufferPointer { bodyBuf in
             st.withUnsafeMutableBufferPointer { sb in
                 mo.withUnsafeBufferPointer { mb in
                     cs.withUnsafeMutableBufferPointer { cb in
                         js.withUnsafeMutableBufferPointer { jb in
+                          ms.withUnsafeMutableBufferPointer { mj in
                             let s = sb.baseAddress!
                             prepareContacts(cb, s, dummy: dummy)
                             prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
+                            prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)
                             for _ in 0..<substeps {
                                 integrateVelocities(s, mb, h: h, maxW: maxW)
+                                warmStartMouseJoints(mj, s)
                                 warmStartJoints(jb, s, dummy: dummy)
                                 warmStartContacts(cb, s, dummy: dummy)
+                                solveMouseJoints(mj, s)
                                 solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
                                 solveContacts(cb, s, dummy: dummy, cctx, useBias: true)
                                 integratePositions(s, count: dummy, h: h, maxW: maxW)
+                                solveMouseJoints(mj, s)
                                 solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
                                 solveContacts(cb, s, dummy: dummy, cctx, useBias: false)
                             }
-                            applyRestitution(cb, s, dummy: dummy)
+                            if needsRestitution(cb) {
+                                saveNormalImpulses(cb, into: &saved)
+                                for _ in 0..<Tuning.restitutionIterations {
+                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
+                                    solveRestitution(cb, s, dummy: dummy, invH: 1 / h)
+                                }
+                                restoreNormalImpulses(cb, from: saved)
+                            }
+                          }
                         }
                     }
                 }
