@@ -34,12 +34,15 @@ struct StatusInfo: Equatable, Sendable {
     var bufferMs: Double?
     /// Snapshots received during the last full second.
     var snapshotRate = 0
+    /// The server refused a structural command: this client lacks the admin token.
+    var readOnly = false
 }
 
 /// Formats the status line (docs/ARCHITECTURE.md, dynclient).
 ///
 /// Guarantees: the connection state always comes first (`connected`, `connecting`, `reconnecting in 2.3 s`,
-/// `unauthorized: give --token`), then, in this order of importance, the scene name, running/paused/held,
+/// `unauthorized: give --token`), then, in this order of importance, the scene name, `read-only: admin token
+/// needed` once the server refused a structural command, running/paused/held,
 /// tick, clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
 /// width is short the least important fields go first, so at 80 columns the state and the scene always
 /// show; the result is exactly `width` characters (cut or padded with spaces).
@@ -53,6 +56,7 @@ enum StatusLine {
         case .unauthorized: fields.append("unauthorized: give --token")
         }
         fields.append("scene \(info.scene ?? "-")")
+        if info.readOnly, info.connection.isConnected { fields.append("read-only: admin token needed") }
         if info.connection.isConnected {
             switch info.motion {
             case .running: fields.append("running")

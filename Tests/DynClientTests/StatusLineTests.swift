@@ -45,6 +45,12 @@ import Testing
             StatusLine.fit(" reconnecting in 2.3 s | scene snap | server gone | attempt 3 | no selection", width: 80))
     }
 
+    @Test func aRefusedAdminCommandMakesTheLineSayReadOnly() {
+        var info = connected
+        info.readOnly = true
+        #expect(StatusLine.text(info, width: 80).hasPrefix(" connected | scene snap | read-only: admin token needed | running |"))
+    }
+
     @Test func unauthorizedSaysWhatToDo() {
         var info = StatusInfo(address: "127.0.0.1:7700")
         info.connection = .unauthorized
