@@ -36,6 +36,7 @@ final class SharedWorld {
 
     struct Drag {
         var body: ItemID
+        /// The `DragBehavior` (a bounded drag joint) that pulls the body's grab point toward `anchor`.
         var attachment: BehaviorID
         var anchor: Vec2
         var offset: Vec2
