@@ -111,8 +111,7 @@ extension PhysicsWorld {
         // unsafe buffers do not overlap an access to `self`.
         let bodyArray = bodies
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
-        var ms: [MouseJoint] = [], saved: [Double] = []
-        var xs: [ConstraintJoint] = []
+        var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
         swap(&saved, &savedImpulses)
         defer { swap(&saved, &savedImpulses) }
         swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)

@@ -27,10 +27,10 @@ struct PhysicsWorld {
 
     var contacts: [Contact] = []
     var joints: [Joint] = []
-    /// Weld, slide and pin joints (Engine/ConstraintJoint.swift).
-    var constraintJoints: [ConstraintJoint] = []
     /// Drags (`DragBehavior`), solved before the other joints (Engine/MouseJoint.swift).
     var mouseJoints: [MouseJoint] = []
+    /// Weld, slide and pin joints (Engine/ConstraintJoint.swift).
+    var constraintJoints: [ConstraintJoint] = []
     /// false: bodies never sleep, so the animator never pauses while it has a movable item.
     var sleepingEnabled = true
     var events: [ContactEvent] = []
