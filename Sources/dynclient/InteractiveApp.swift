@@ -139,7 +139,6 @@ final class InteractiveApp {
             world.apply(welcome: welcome)
             link.markHealthy()
             status.connection = .connected
-            status.clientID = welcome.client
             previousFrame = nil
             feed.reset()
         case let .scene(scene):

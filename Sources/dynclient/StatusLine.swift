@@ -21,7 +21,6 @@ enum WorldMotion: Equatable, Sendable {
 struct StatusInfo: Equatable, Sendable {
     var address: String
     var connection: ConnectionStatus = .connecting
-    var clientID: Int?
     var scene: String?
     var motion: WorldMotion = .running
     var tick: UInt64?
@@ -109,12 +108,5 @@ enum StatusLine {
         let whole = scaled / Int(scale)
         let fraction = String(scaled % Int(scale))
         return sign + "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
-}
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        guard let last = lastIndex(where: { $0 != " " }) else { return "" }
-        return String(self[...last])
     }
 }

@@ -6,7 +6,6 @@ import Testing
     private var connected: StatusInfo {
         var info = StatusInfo(address: "127.0.0.1:7700")
         info.connection = .connected
-        info.clientID = 7
         info.scene = "snap"
         info.tick = 1234
         info.snapshotRate = 30
