@@ -75,18 +75,39 @@ enum StatusLine {
             fields.append("\(info.snapshotRate) snap/s")
             fields.append("\(info.items) items")
         }
-        while fields.count > 1, 1 + fields.joined(separator: " | ").unicodeScalars.count > width { fields.removeLast() }
-        return fit(" " + fields.joined(separator: " | "), width: width)
+        // Fields that do not fit go, least important first; the last one kept may be cut (marked `~`) when
+        // at least a few characters of it still fit.
+        var line = " " + fields[0]
+        for field in fields.dropFirst() {
+            let room = width - line.unicodeScalars.count - 3
+            if field.unicodeScalars.count <= room {
+                line += " | " + field
+            } else {
+                if room >= 8 { line += " | " + String(String.UnicodeScalarView(field.unicodeScalars.prefix(room - 1))) + "~" }
+                break
+            }
+        }
+        return fit(line, width: width)
     }
 
     /// Describes an item for the status line: id, shape, size and the properties that differ from UIKit's
     /// defaults.
     static func describe(_ body: BodyInfo) -> String {
-        var text = "#\(body.id) \(body.shape.wireName) \(format(body.width, decimals: 0))x\(format(body.height, decimals: 0))"
-        if body.elasticity != 0 { text += " e\(format(body.elasticity, decimals: 2))" }
-        if body.friction != 0 { text += " f\(format(body.friction, decimals: 2))" }
-        if body.density != 1 { text += " d\(format(body.density, decimals: 2))" }
+        var text = "#\(body.id) \(body.shape.wireName) \(compact(body.width))x\(compact(body.height))"
+        if body.elasticity != 0 { text += " e\(compact(body.elasticity))" }
+        if body.friction != 0 { text += " f\(compact(body.friction))" }
+        if body.density != 1 { text += " d\(compact(body.density))" }
+        if body.charge != 0 { text += " q\(compact(body.charge))" }
         if body.anchored { text += " anchored" }
+        return text
+    }
+
+    /// At most two decimals, trailing zeros dropped: `0.6`, `2`, `0.25`.
+    static func compact(_ value: Double) -> String {
+        var text = format(value, decimals: 2)
+        guard text.contains(".") else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
         return text
     }
 
