@@ -134,7 +134,8 @@ final class LoadRun {
         return "{" + parts.joined(separator: ",") + "}"
     }
 
-    /// Zero gravity, elastic items in a big room; the moving share flies and never comes to rest.
+    /// Zero gravity, elastic items in a big room, none overlapping; the moving share flies and never comes to
+    /// rest, the others rest until hit.
     private func populate(_ address: SocketAddress) throws {
         let admin = try TCPConnection(loop: loop)
         var framer = LineFramer(maxLineBytes: 64 << 20)
@@ -146,14 +147,22 @@ final class LoadRun {
             var lines: [UInt8] = []
             lines += ClientMessage(id: .number("0"), .gravity(.magnitude(0))).encoded()
             var rng = SystemRandomNumberGenerator()
+            // One body per cell of a grid, placed at random inside it: nothing overlaps at the start, so
+            // bodies spawned at rest stay at rest until a moving one hits them.
+            let columns = max(1, Int((Double(bodies) * 4 / 3).squareRoot().rounded(.up)))
+            let rows = max(1, (bodies + columns - 1) / columns)
+            let cellW = 3900 / Double(columns), cellH = 2900 / Double(rows)
             for i in 0..<bodies {
-                var patch = PropertyPatch()
-                patch.elasticity = 1
-                let shape: ShapeName = i % 2 == 0 ? .rect : .ellipse
                 let still = i >= moving
+                var patch = PropertyPatch()
+                // Resting bodies are scenery (anchored): moving ones bounce off them, and they stay at rest.
+                patch.elasticity = 1
+                if still { patch.anchored = true }
+                let shape: ShapeName = i % 2 == 0 ? .rect : .ellipse
                 lines += ClientMessage(id: .number("\(i + 1)"), .spawn(
-                    shape: shape, width: 20, height: 20, x: Double.random(in: 50...3950, using: &rng),
-                    y: Double.random(in: 50...2950, using: &rng), angle: nil,
+                    shape: shape, width: 20, height: 20,
+                    x: 50 + Double(i % columns) * cellW + Double.random(in: 0...max(0, cellW - 30), using: &rng),
+                    y: 50 + Double(i / columns) * cellH + Double.random(in: 0...max(0, cellH - 30), using: &rng), angle: nil,
                     vx: still ? 0 : Double.random(in: -300...300, using: &rng),
                     vy: still ? 0 : Double.random(in: -300...300, using: &rng),
                     patch: patch)).encoded()
