@@ -9,6 +9,7 @@ struct PhysicsRun {
     let size: Int
     let steps: Int
     let sleeping: Bool
+    var clock: StepClock = .wall
 
     struct Result {
         var bodies: Int
@@ -39,22 +40,20 @@ struct PhysicsRun {
         let animator = Self.makeAnimator(sleeping: sleeping)
         let built = try scene.build(animator, size: size)
         let starts = built.bodies.map { animator.item($0)!.center }
-        let samples = try Self.time(animator, steps: steps, beforeStep: built.beforeStep)
+        let samples = try Self.time(animator, steps: steps, clock: clock, beforeStep: built.beforeStep)
         return Self.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
     }
 
-    /// Steps `animator` `steps` times, timing each `step()` alone.
-    static func time(_ animator: DynamicAnimator, steps: Int,
+    /// Steps `animator` `steps` times, timing each `step()` alone on `clock`.
+    static func time(_ animator: DynamicAnimator, steps: Int, clock: StepClock,
                      beforeStep: (DynamicAnimator) throws -> Void) throws -> [Double] {
-        let clock = ContinuousClock()
         var samples: [Double] = []
         samples.reserveCapacity(steps)
         for _ in 0..<steps {
             try beforeStep(animator)
-            let t0 = clock.now
+            let t0 = clock.nowMs()
             animator.step()
-            let d = clock.now - t0
-            samples.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15)
+            samples.append(clock.nowMs() - t0)
         }
         return samples
     }

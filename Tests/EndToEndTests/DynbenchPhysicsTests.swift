@@ -98,6 +98,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fake.log.path))
     }
 
+    /// `--clock cpu` times steps on the stepping thread's CPU clock and says so; the comparison refuses it
+    /// (the harness times on the wall clock).
+    @Test func cpuClockIsReportedAndRefusedByTheComparison() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "12", "--clock", "cpu"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.first?["clock"] as? String == "cpu")
+        #expect((run.lines.first?["ms_per_step_median"] as? Double ?? 0) > 0)
+        let refused = try BenchProcess.run(["physics", "--clock", "cpu", "--compare-box2d3", BenchProcess.path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("wall clock"))
+    }
+
     @Test func compareRefusesAMissingHarness() throws {
         let run = try BenchProcess.run(["physics", "--compare-box2d3", "/nonexistent/bench3"])
         #expect(run.status != 0)
