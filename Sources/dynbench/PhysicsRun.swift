@@ -23,6 +23,9 @@ struct PhysicsRun {
         var maxDisplacement: Double
         /// Dynamic items whose velocity is not exactly zero at the end (a sleeping item's is).
         var moving: Int
+        /// CPU time of building the scene and every step, seconds (what `--compare-box2d3` sets against the
+        /// harness process's CPU time).
+        var cpuSeconds = 0.0
 
         var timed: [Double] { Array(samples.dropFirst(samples.count > PhysicsRun.warmupSteps ? PhysicsRun.warmupSteps : 0)) }
         var median: Double { Stats.median(timed) }
@@ -37,11 +40,14 @@ struct PhysicsRun {
     }
 
     func run() throws -> Result {
+        let cpuStart = StepClock.cpu.nowMs()
         let animator = Self.makeAnimator(sleeping: sleeping)
         let built = try scene.build(animator, size: size)
         let starts = built.bodies.map { animator.item($0)!.center }
         let samples = try Self.time(animator, steps: steps, clock: clock, beforeStep: built.beforeStep)
-        return Self.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
+        var result = Self.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
+        result.cpuSeconds = (StepClock.cpu.nowMs() - cpuStart) * 1e-3
+        return result
     }
 
     /// Steps `animator` `steps` times, timing each `step()` alone on `clock`.

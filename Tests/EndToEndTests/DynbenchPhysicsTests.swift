@@ -83,6 +83,9 @@ import Testing
         #expect(abs(dyn - (dynMedians[0] + dynMedians[1]) / 2) < 1e-3)
         let ratio = try #require(summary["ratio_dyn_over_box2d"] as? Double)
         #expect(abs(ratio - dyn / 0.25) < 1e-3)
+        // CPU seconds of each side's whole runs: dyn's are real work, the script's next to nothing.
+        #expect((summary["dyn_cpu_s_total"] as? Double ?? 0) > 0)
+        #expect(summary["box2d_cpu_s_total"] is Double)
     }
 
     /// A scene the harness does not have is run by dyn alone and reported as missing; the harness is not run.
