@@ -31,6 +31,16 @@ import Testing
         #expect(worst.ulps <= 1, "log: \(worst.ulps) ulp at \(worst.at)")
     }
 
+    /// x^y for the field falloffs the step uses (r from 1 cm to 10 km, falloff 0...16): within 10⁻¹³.
+    @Test func powerMatchesTheCLibraryForFieldFalloffs() {
+        for r in TrigTests.spread(2000, range: 1, seed: 6).map({ exp(abs($0) * 14 - 4.6) }) {
+            for falloff in [0.5, 1, 2, 3.7, 16] {
+                let expected = pow(r, -falloff)
+                #expect(abs(power(r, -falloff) - expected) <= 1e-13 * expected, "\(r)^-\(falloff)")
+            }
+        }
+    }
+
     @Test func specialValues() {
         #expect(ExpLog.exp(0) == 1)
         #expect(ExpLog.exp(710) == .infinity)
