@@ -29,7 +29,7 @@ extension DynamicAnimator {
     }
 
     func checkMass(_ p: ItemProperties, width: Double, height: Double, geometry: ShapeGeometry) throws(DynamicsError) {
-        let mass = p.density * width * height / 10_000
+        let mass = p.density * geometry.mass.area / 10_000
         let inertia = mass * geometry.unitInertia
         guard mass.isFinite, mass > 0, inertia.isFinite, inertia > 0, (1 / mass).isFinite, (1 / inertia).isFinite
         else { throw .invalidValue("density × size gives a mass outside the representable range") }

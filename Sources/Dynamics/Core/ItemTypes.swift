@@ -20,7 +20,7 @@ public struct ItemProperties: Equatable, Sendable {
     public var elasticity: Double = 0
     /// Coulomb friction, 0...1.
     public var friction: Double = 0
-    /// Mass per area unit, > 0. Mass = density × width × height / 10 000.
+    /// Mass per area unit, > 0. Mass = density × area of the collision shape / 10 000 (docs/ENGINE.md).
     public var density: Double = 1
     /// Linear velocity damping, >= 0: `v *= 1 / (1 + dt × resistance)`.
     public var resistance: Double = 0
@@ -78,7 +78,7 @@ public struct ItemState: Sendable {
     public let velocity: Vec2
     public let angularVelocity: Double
     public let properties: ItemProperties
-    /// density × width × height / 10 000.
+    /// density × area of the collision shape / 10 000.
     public let mass: Double
 }
 

@@ -165,10 +165,20 @@ extension PhysicsWorld {
             guard bodies[i].isDynamicAwake else { continue }
             let s = states[i]
             var b = bodies[i]
-            b.center = b.center + s.dp
-            if s.da != 0 {
-                b.angle += s.da
-                b.rot = Rot(angle: b.angle)
+            if b.localCentroid == .zero {
+                b.center = b.center + s.dp
+                if s.da != 0 {
+                    b.angle += s.da
+                    b.rot = Rot(angle: b.angle)
+                }
+            } else {
+                // The solver moved the center of mass and turned about it; the item's center follows.
+                let com = b.centerOfMass + s.dp
+                if s.da != 0 {
+                    b.angle += s.da
+                    b.rot = Rot(angle: b.angle)
+                }
+                b.center = com - b.rot.rotate(b.localCentroid)
             }
             b.velocity = s.v
             b.angularVelocity = s.w

@@ -76,7 +76,8 @@ struct PhysicsWorld {
                         angularVelocity: angularVelocity, invMass: 0, invInertia: 0, isStatic: false, awake: true,
                         sleepTime: 0, fixedRotation: false, isCircle: g.isCircle, radius: g.radius,
                         vertexStart: start, vertexCount: g.vertices.count, boundingRadius: g.boundingRadius,
-                        innerRadius: g.innerRadius, elasticity: 0, friction: 0, linearDamping: 0, angularDamping: 0)
+                        innerRadius: g.innerRadius, elasticity: 0, friction: 0, linearDamping: 0, angularDamping: 0,
+                        localCentroid: g.centroid)
         bodies.append(body)
         infos.append(info)
         configure(bodies.count - 1, info.properties)
@@ -89,7 +90,7 @@ struct PhysicsWorld {
 
     /// Applies item properties (mass, inertia, static/rotation flags, material) to body `i`.
     mutating func configure(_ i: Int, _ p: ItemProperties) {
-        let mass = p.density * infos[i].width * infos[i].height / 10_000
+        let mass = p.density * infos[i].geometry.mass.area / 10_000
         infos[i].properties = p
         infos[i].mass = mass
         infos[i].inertia = mass * infos[i].geometry.unitInertia
