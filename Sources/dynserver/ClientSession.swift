@@ -18,6 +18,8 @@ final class ClientSession {
     var subscription = Subscription()
     /// Its snapshot schedule and compact-frame baseline.
     var feed = ClientFeed()
+    /// Bytes read but held back by the rate limit, and whether reading is paused.
+    var throttle = ReadThrottle()
     var replies: [UInt8] = []
     let address: String
     /// True once the server decided to drop this client (no more reads are handled).

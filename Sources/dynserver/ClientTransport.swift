@@ -16,6 +16,10 @@ protocol ClientTransport: AnyObject {
     var hasQueuedLatestOnly: Bool { get }
     /// How long queued bytes have waited without any write progress (0 when idle).
     var stalledForMs: UInt64 { get }
+    /// Stops taking input from the peer (backpressure: the kernel and flow control hold it back).
+    func pauseReading()
+    /// Takes input again after `pauseReading`.
+    func resumeReading()
     /// Sends what is queued (a WebSocket adds its Close frame), then closes; gives up after `timeoutMs`.
     func closeAfterFlush(timeoutMs: UInt64)
     /// Closes at once, dropping what is unsent.
@@ -32,8 +36,10 @@ extension ClientTransport {
 }
 
 extension TCPConnection: ClientTransport {
+    func resumeReading() { try? resumeReadingStream() }
     func closeAfterFlush(timeoutMs: UInt64) { closeAfterFlush(timeoutMs: timeoutMs, then: nil) }
     func closeNow() { close() }
+    func pauseReading() { pauseReadingStream() }
     var peerDescription: String { peer?.description ?? "?" }
     var transportName: String { "tcp" }
 }

@@ -5,6 +5,7 @@ import NetProtocol
 extension Server {
     func onTickTimer() {
         let startNs = EventLoop.hrtimeNs
+        serviceThrottledReaders()
         let due = clock.due(nowNs: startNs)
         // Catching up pauses once a tick period is spent, so reads, pings and signals get the loop between
         // slow steps (thousands of overlapping items). The ticks not run yet go back to the clock and run on

@@ -3,31 +3,6 @@ import NetProtocol
 
 /// Reading: bytes -> lines -> messages -> commands applied to the world, with one answer per command.
 extension Server {
-    func received(_ bytes: UnsafeRawBufferPointer, from session: ClientSession) {
-        guard !session.closing else { return }
-        let limit = config.maxLineBytes
-        session.framer.feed(bytes) { event in
-            switch event {
-            case .line(let line):
-                handleLine(line, from: session)
-            case .tooLong:
-                session.reply(.error(ProtocolError(.lineTooLong, "line longer than \(limit) bytes discarded")))
-            }
-        }
-        finishRead(session)
-    }
-
-    /// After a batch of messages from one read: the scene first (so acks never precede their scene), then
-    /// the replies, then the backlog check.
-    func finishRead(_ session: ClientSession) {
-        syncScene()
-        guard !session.closing else { return }
-        session.flushReplies()
-        if session.connection.pendingBytes > config.maxOutboxBytes {
-            drop(session, reason: "too slow: \(session.connection.pendingBytes) bytes unsent", bye: true)
-        }
-    }
-
     /// One message of the protocol, whatever carried it (a TCP line or a WebSocket text frame).
     func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
         guard !session.closing else { return }

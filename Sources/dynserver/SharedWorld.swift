@@ -108,7 +108,7 @@ final class SharedWorld {
         continuousPushes[id] = nil
         instantPushes[id] = nil
         snaps[id] = nil
-        sceneAttachments.removeAll { animator.attachment($0) == nil }
+        sceneAttachments.removeAll { animator.attachment($0) == nil && animator.jointAttachment($0) == nil }
         let released = drags.filter { $0.value.body == id }.map(\.key)
         for client in released { drags[client] = nil }
         structureChanged = true

@@ -16,12 +16,28 @@ struct TokenBucket {
     }
 
     mutating func take(nowNs: UInt64) -> Bool {
+        refill(nowNs: nowNs)
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    /// True when a `take` now would succeed (nothing is taken).
+    mutating func hasToken(nowNs: UInt64) -> Bool {
+        refill(nowNs: nowNs)
+        return tokens >= 1
+    }
+
+    /// True when the bucket has refilled completely: the client kept under its rate for a while.
+    mutating func isFull(nowNs: UInt64) -> Bool {
+        refill(nowNs: nowNs)
+        return tokens >= burst
+    }
+
+    private mutating func refill(nowNs: UInt64) {
         if nowNs > lastNs {
             tokens = min(burst, tokens + Double(nowNs - lastNs) * 1e-9 * rate)
             lastNs = nowNs
         }
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
     }
 }

@@ -63,3 +63,9 @@ final class WebSocketTransport: ClientTransport {
         }
     }
 }
+
+extension WebSocketTransport {
+    /// Backpressure reaches the WebSocket's TCP stream: no frames are read while paused.
+    func pauseReading() { tcp.pauseReadingStream() }
+    func resumeReading() { try? tcp.resumeReadingStream() }
+}

@@ -3,8 +3,8 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, floods: a client sending 10 000 commands per second is held to its token bucket with
-    /// `rate_limited` answers, while another client's commands are all acked and its snapshots keep coming
+    /// Issue 6, floods: a client sending 10 000 commands per second is held to its token bucket (one
+    /// `rate_limited` error, then read at its rate), while another client's commands are all acked and its snapshots keep coming
     /// at (at least 90% of) `snapshot_hz`.
     @Suite(.serialized)
     struct ReliabilityFloodTests {
@@ -69,8 +69,9 @@ extension EndToEnd {
             let sent = flooder.counters["sent"]
             let limited = flooder.counters["rate_limited"]
             let flooderAcks = flooder.counters["acks"]
-            #expect(sent >= 20_000, "the flooder sent \(sent) lines in \(seconds) s")
-            #expect(Reliability.isSanitized || limited >= sent / 2, "\(limited) of \(sent) were rate_limited")
+            #expect(sent > 240, "the flooder sent \(sent) lines in \(seconds) s")
+            // One continuous burst over the rate: one rate_limited error, not one per line; the rest wait.
+            #expect(limited == 1, "\(limited) rate_limited errors for \(sent) lines")
             // The bucket: burst 240 + 120/s over the flood (plus the drain time), never more.
             #expect(flooderAcks <= 240 + Int(120 * (seconds + 1.5)), "\(flooderAcks) flood commands acked")
             #expect(flooderAcks >= 240, "the burst is let through")
@@ -101,7 +102,7 @@ extension EndToEnd {
             flooder.start()
             let window = try Self.observe(observer, seconds: seconds)
             flooder.stop()
-            #expect(flooder.counters["rate_limited"] > 1_000, "the flooder is answered rate_limited")
+            #expect(flooder.counters["rate_limited"] == 1, "the flooder is told once that it is over its rate")
             #expect(window.refused.isEmpty)
             let measured = window.snapshotArrivals.filter { $0 >= window.snapshotArrivals[0].addingTimeInterval(0.5) }
             let span = (measured.last ?? Date()).timeIntervalSince(measured.first ?? Date())

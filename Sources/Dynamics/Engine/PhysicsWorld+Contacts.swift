@@ -29,7 +29,7 @@ extension PhysicsWorld {
         let a = bodies[p]
         if q < bodies.count {
             let b = bodies[q]
-            return !(a.isStatic && b.isStatic) && a.itemMask & b.itemMask != 0
+            return !(a.isStatic && b.isStatic) && a.itemMask & b.itemMask != 0 && (a.group == 0 || a.group != b.group)
         }
         return !a.isStatic && a.boundaryMask & (1 << UInt64(segments[q - bodies.count].slot)) != 0
     }

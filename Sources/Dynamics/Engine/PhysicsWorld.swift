@@ -29,6 +29,8 @@ struct PhysicsWorld {
     var joints: [Joint] = []
     /// Drags (`DragBehavior`), solved before the other joints (Engine/MouseJoint.swift).
     var mouseJoints: [MouseJoint] = []
+    /// Weld, slide and pin joints (Engine/ConstraintJoint.swift).
+    var constraintJoints: [ConstraintJoint] = []
     /// false: bodies never sleep, so the animator never pauses while it has a movable item.
     var sleepingEnabled = true
     var events: [ContactEvent] = []

@@ -58,6 +58,30 @@ public class StreamHandle: UVHandle {
                              onEnd: @escaping (UVError?) -> Void) throws(UVError) {
         self.onData = onData
         self.onEnd = onEnd
+        readingPaused = false
+        try beginReading()
+    }
+
+    /// True between `pauseReadingStream` and `resumeReadingStream`.
+    public private(set) var readingPaused = false
+
+    /// Stops reading (`uv_read_stop`) but keeps the callbacks, so `resumeReadingStream` can go on.
+    public func pauseReadingStream() {
+        guard !isClosing, onData != nil, !readingPaused else { return }
+        readingPaused = true
+        uv_read_stop(stream)
+    }
+
+    /// Reads again after `pauseReadingStream`; does nothing when not paused or when reading has ended.
+    public func resumeReadingStream() throws(UVError) {
+        guard !isClosing, readingPaused else { return }
+        readingPaused = false
+        guard onData != nil else { return }
+        try beginReading()
+    }
+
+    private func beginReading() throws(UVError) {
+        guard !isClosing else { throw UVError(code: UV_EBADF.rawValue, operation: "uv_read_start on a closed handle") }
         try uvCheck(uv_read_start(stream, { handle, _, buf in
             guard let handle, let data = handle.pointee.data, let buf else { return }
             let loop = Unmanaged<UVHandle>.fromOpaque(data).takeUnretainedValue().loop
@@ -79,6 +103,7 @@ public class StreamHandle: UVHandle {
     public func stopReading() {
         onData = nil
         onEnd = nil
+        readingPaused = false
         if !isClosing { uv_read_stop(stream) }
     }
 

@@ -19,6 +19,7 @@ public final class TCPConnection: StreamHandle {
 
     /// Connects to `address`; `completion` gets nil on success.
     public func connect(to address: SocketAddress, _ completion: @escaping (UVError?) -> Void) {
+        guard isOpen else { return completion(UVError.closedHandle("uv_tcp_connect")) }
         connectCallback = completion
         let req = UnsafeMutablePointer<uv_connect_t>.allocate(capacity: 1)
         req.initialize(to: uv_connect_t())
@@ -41,18 +42,21 @@ public final class TCPConnection: StreamHandle {
         }
     }
 
-    public func setNoDelay(_ on: Bool) { uv_tcp_nodelay(tcp, on ? 1 : 0) }
+    /// Sets TCP_NODELAY; does nothing on a closed handle.
+    public func setNoDelay(_ on: Bool) { if isOpen { uv_tcp_nodelay(tcp, on ? 1 : 0) } }
 
     /// Sets the kernel's send buffer (Linux doubles the value). A small buffer keeps unsent data in our own
     /// queue, where a newer `latestOnly` write can still replace it, instead of megabytes deep in the kernel.
     public func setSendBufferSize(_ bytes: Int32) throws(UVError) {
+        try checkOpen("uv_send_buffer_size")
         var value = bytes
         try uvCheck(uv_send_buffer_size(UnsafeMutableRawPointer(tcp).assumingMemoryBound(to: uv_handle_t.self), &value),
                     "uv_send_buffer_size")
     }
 
-    /// The remote address, when the socket is connected.
+    /// The remote address, when the socket is connected (nil once closing).
     public var peer: SocketAddress? {
+        guard isOpen else { return nil }
         var storage = sockaddr_storage()
         var length = Int32(MemoryLayout<sockaddr_storage>.size)
         let rc = withUnsafeMutableBytes(of: &storage) { raw in

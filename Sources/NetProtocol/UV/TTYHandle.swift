@@ -16,11 +16,13 @@ public final class TTYHandle: StreamHandle {
     public enum Mode: Sendable { case normal, raw }
 
     public func setMode(_ mode: Mode) throws(UVError) {
+        try checkOpen("uv_tty_set_mode")
         try uvCheck(uv_tty_set_mode(tty, mode == .raw ? UV_TTY_MODE_RAW : UV_TTY_MODE_NORMAL), "uv_tty_set_mode")
     }
 
     /// The terminal's size in cells.
     public func windowSize() throws(UVError) -> (columns: Int, rows: Int) {
+        try checkOpen("uv_tty_get_winsize")
         var width: Int32 = 0
         var height: Int32 = 0
         try uvCheck(uv_tty_get_winsize(tty, &width, &height), "uv_tty_get_winsize")

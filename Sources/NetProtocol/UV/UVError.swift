@@ -19,6 +19,11 @@ public struct UVError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(operation): \(name) (\(message))" }
 
+    /// The error of an operation attempted on a handle that is closing or closed.
+    public static func closedHandle(_ operation: String) -> UVError {
+        UVError(code: UV_EBADF.rawValue, operation: "\(operation) on a closed handle")
+    }
+
     /// True for the status libuv reports at end of stream.
     public var isEOF: Bool { code == Int32(UV_EOF.rawValue) }
 }

@@ -13,6 +13,7 @@ public final class UVTimer: UVHandle {
     private var timer: UnsafeMutablePointer<uv_timer_t> { memory.assumingMemoryBound(to: uv_timer_t.self) }
 
     public func start(afterMs: UInt64, repeatMs: UInt64 = 0, _ callback: @escaping () -> Void) throws(UVError) {
+        try checkOpen("uv_timer_start")
         self.callback = callback
         try uvCheck(uv_timer_start(timer, { timer in
             let handle = UnsafeMutableRawPointer(timer)?.assumingMemoryBound(to: uv_handle_t.self)
@@ -20,7 +21,7 @@ public final class UVTimer: UVHandle {
         }, afterMs, repeatMs), "uv_timer_start")
     }
 
-    public func stop() { uv_timer_stop(timer) }
+    public func stop() { if isOpen { uv_timer_stop(timer) } }
 
     override func willClose() { uv_timer_stop(timer); callback = nil }
 }

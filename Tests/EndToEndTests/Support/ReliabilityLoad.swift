@@ -29,6 +29,8 @@ final class RawSocket {
     let fd: Int32
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var carry: [UInt8] = []
+    /// Bytes `drain` has read so far.
+    private(set) var receivedBytes = 0
 
     init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -60,6 +62,14 @@ final class RawSocket {
         return true
     }
 
+    /// Sends what the kernel takes now without waiting; the count of bytes taken, or nil when the connection
+    /// is gone. A server that stopped reading (backpressure) makes this return 0.
+    func sendNow(_ bytes: ArraySlice<UInt8>) -> Int? {
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        if n >= 0 { return n }
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
+    }
+
     /// Reads what arrives within `timeout` seconds and returns how many times each of `needles` occurred in
     /// it (occurrences split across reads are found too); nil once the peer closed.
     func drain(counting needles: [[UInt8]], timeout: Double) -> [Int]? {
@@ -72,6 +82,7 @@ final class RawSocket {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) { return nil }
             if n < 0 { continue }
+            receivedBytes += n
             let chunk = carry + buffer[0..<n]
             for (index, needle) in needles.enumerated() { found[index] += RawSocket.occurrences(of: needle, in: chunk) }
             carry = Array(chunk.suffix(keep))
@@ -131,8 +142,9 @@ final class RawSocket {
     }
 }
 
-/// A client on its own thread that sends `linesPerSecond` command lines (in batches every 10 ms) and drains
-/// everything the server sends back, counting `rate_limited` errors and acks.
+/// A client on its own thread that offers `linesPerSecond` command lines (in batches every 10 ms, sent as far
+/// as the kernel takes them without blocking) and drains everything the server sends back, counting
+/// `rate_limited` errors, acks and bytes received.
 ///
 /// Guarantees: `stop()` returns once the thread has ended; counts are final after it.
 final class Flooder: @unchecked Sendable {
@@ -169,16 +181,29 @@ final class Flooder: @unchecked Sendable {
     private func run() {
         let perBatch = max(1, linesPerSecond / 100)
         let batch = Array([[UInt8]](repeating: line, count: perBatch).joined())
+        // Offered at the given rate, sent as fast as the kernel takes it: a server that stops reading holds
+        // the rest here (what was offered but not taken is counted as `offered` only).
+        var unsent: ArraySlice<UInt8> = []
+        var sentBytes = 0
         var next = Date()
         while !counters.isStopped {
             if Date() >= next {
-                guard socket.send(batch) else { return counters.add("send failures") }
-                counters.add("sent", perBatch)
+                if unsent.count < 4 * batch.count { unsent += batch }
+                counters.add("offered", perBatch)
                 next = next.addingTimeInterval(0.01)
+            }
+            if !unsent.isEmpty {
+                guard let n = socket.sendNow(unsent) else { return counters.add("send failures") }
+                unsent = unsent.dropFirst(n)
+                let before = sentBytes / line.count
+                sentBytes += n
+                counters.add("sent", sentBytes / line.count - before)
+                counters.add("sent bytes", n)
             }
             guard drain(for: max(0, min(0.01, next.timeIntervalSinceNow))) else { return }
         }
         _ = drain(for: 0.5)
+        counters.add("received bytes", socket.receivedBytes)
     }
 
     /// False once the server closed the connection.
