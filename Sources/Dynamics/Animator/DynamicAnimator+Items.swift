@@ -10,7 +10,7 @@ extension DynamicAnimator {
         try checkCoordinate(center, "center")
         try checkFinite(angle, "angle")
         guard velocity.isFinite else { throw .invalidValue("velocity must be finite") }
-        try checkFinite(angularVelocity, "angularVelocity")
+        try checkFinite(angularVelocity, "angular velocity")
         try properties.validate()
         let geometry = try ShapeGeometry.make(shape, width: width, height: height)
         try checkMass(properties, width: width, height: height, geometry: geometry)

@@ -53,7 +53,7 @@ public struct ItemProperties: Equatable, Sendable {
         guard density.isFinite, density > 0 else { throw .invalidValue("density must be finite and > 0") }
         guard resistance.isFinite, resistance >= 0 else { throw .invalidValue("resistance must be finite and >= 0") }
         guard angularResistance.isFinite, angularResistance >= 0 else {
-            throw .invalidValue("angularResistance must be finite and >= 0")
+            throw .invalidValue("angular resistance must be finite and >= 0")
         }
         try checkFinite(charge, "charge")
     }
@@ -95,6 +95,6 @@ func checkFinite(_ v: Double, _ name: String) throws(DynamicsError) {
 
 func checkCoordinate(_ v: Vec2, _ name: String) throws(DynamicsError) {
     guard v.isFinite, abs(v.x) <= maxCoordinate, abs(v.y) <= maxCoordinate else {
-        throw .invalidValue("\(name) must be finite and within ±\(maxCoordinate) pt")
+        throw .invalidValue("\(name) must be finite and within ±1e9 pt")
     }
 }

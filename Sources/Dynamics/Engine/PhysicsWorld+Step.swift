@@ -2,6 +2,7 @@ extension PhysicsWorld {
     /// One fixed step of `dt`: proxies, contacts, islands (waking what touches awake bodies), the soft-step
     /// solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
     mutating func step() {
+        eventsThisStep = 0
         ensureProxyCapacity()
         prepareProxies()
         updateContacts()

@@ -34,8 +34,15 @@ struct PhysicsWorld {
     /// false: bodies never sleep, so the animator never pauses while it has a movable item.
     var sleepingEnabled = true
     var events: [ContactEvent] = []
+    /// false: no contact events are recorded at all (nobody listens).
+    var eventsEnabled = true
+    /// Events recorded in the current step, and those dropped because a step or the unread queue was full.
+    var eventsThisStep = 0
+    var droppedEvents = 0
     /// Pending events beyond this are dropped (oldest kept) so that an unread queue cannot grow forever.
     static let maxPendingEvents = 65_536
+    /// At most this many events are recorded per step (a pile collapsing at once cannot flood a listener).
+    static let maxEventsPerStep = 4_096
 
     // Scratch reused every step.
     var previousContacts: [Contact] = []
@@ -275,7 +282,13 @@ struct PhysicsWorld {
     func endedEvent(_ c: Contact) -> ContactEvent { .ended(bodies[Int(c.bodyA)].id, partner(of: c)) }
 
     mutating func emit(_ e: ContactEvent) {
-        if events.count < Self.maxPendingEvents { events.append(e) }
+        guard eventsEnabled else { return }
+        if events.count < Self.maxPendingEvents && eventsThisStep < Self.maxEventsPerStep {
+            events.append(e)
+            eventsThisStep += 1
+        } else {
+            droppedEvents += 1
+        }
     }
 }
 
