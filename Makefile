@@ -29,12 +29,21 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## make bench: the dynbench suite in release (physics, codec, server load); one JSON line each.
+## make bench: the dynbench suite in release (physics on dyn's and Box2D v3's benchmark scenes, codec, server
+## load); one JSON line each. Side by side with Box2D v3 (built outside the repo):
+##   .build/release/dynbench physics --scene pyramid --size 40 --no-sleep --compare-box2d3 PATH/bench3-sse2
 bench: release
 	.build/release/dynbench physics --scene pyramid --size 40 --steps 600 --no-sleep
 	.build/release/dynbench physics --scene pyramid --size 40 --steps 600
 	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --no-sleep
 	.build/release/dynbench physics --scene rain --size 1000 --steps 600 --no-sleep
+	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --wake-one
+	.build/release/dynbench physics --scene large_pyramid --steps 500 --no-sleep
+	.build/release/dynbench physics --scene many_pyramids --steps 200 --no-sleep
+	.build/release/dynbench physics --scene joint_grid --steps 500 --no-sleep
+	.build/release/dynbench physics --scene tumbler --steps 750
+	.build/release/dynbench physics --scene smash --steps 300
+	.build/release/dynbench physics --scene spinner --steps 500
 	.build/release/dynbench codec
 	.build/release/dynbench server --clients 100 --bodies 1000 --seconds 10
 

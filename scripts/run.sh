@@ -23,7 +23,7 @@ trap 'exit 143' TERM
 for _ in $(seq 1 100); do
     grep -q '^dynserver listening on ' "$out" && break
     if ! kill -0 "$server" 2>/dev/null; then
-        echo "dynserver did not start (is port $port in use? try: make run PORT=7701). Its log:" >&2
+        echo "dynserver did not start (is port $port in use? try: make run PORT=7710). Its log:" >&2
         cat "$log" >&2
         exit 1
     fi

@@ -62,8 +62,9 @@ struct DynClientCommand: ParsableCommand {
         let loop = try EventLoop()
         let environment = Self.environment()
         let interactive = !(headless || !isTerminal(0) || !isTerminal(1))
+        let clientName = name ?? environment["USER"] ?? "dynclient"
         // The terminal view takes compact frames; headless output stays full snapshots, line for line.
-        let link = ServerLink(loop: loop, address: address, name: name ?? environment["USER"] ?? "dynclient",
+        let link = ServerLink(loop: loop, address: address, name: clientName,
                               token: token, reconnects: !noReconnect,
                               subscribe: subscription ?? (interactive ? SubscriptionChange(snapshots: .compact) : nil))
         let code: Int32
@@ -71,7 +72,7 @@ struct DynClientCommand: ParsableCommand {
             let app = HeadlessApp(loop: loop, link: link, lingerMs: linger, follow: follow)
             code = withExtendedLifetime(app) { app.run() }
         } else {
-            let app = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment))
+            let app = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment), name: clientName)
             code = withExtendedLifetime(app) { app.run() }
         }
         // Let close callbacks (and a headless flush) finish so the loop closes cleanly.

@@ -15,12 +15,15 @@ final class InteractiveApp {
     private let input: TTYHandle
     private let session: TerminalSession
     private let colorMode: ColorMode
+    private let name: String
     private var decoder = InputDecoder()
     private var world = WorldModel()
     private var feed = CompactFeed()
     private var interaction = Interaction()
     private var status: StatusInfo
-    private var messageExpiresMs: UInt64 = 0
+    private var feedback = Feedback()
+    /// Commands sent with our ids and not yet answered: what they were, for the answer's feedback.
+    private var pending: [MessageID: ClientCommand] = [:]
     private var snapshotsThisSecond = 0
     private var previousFrame: ScreenFrame?
     private var size: (columns: Int, rows: Int)
@@ -34,14 +37,14 @@ final class InteractiveApp {
     private var finished = false
 
     static let frameIntervalMs: UInt64 = 33
-    static let messageLifetimeMs: UInt64 = 5000
     /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
     static let escapeTimeoutMs: UInt64 = 30
 
-    init(loop: EventLoop, link: ServerLink, colorMode: ColorMode) throws(UVError) {
+    init(loop: EventLoop, link: ServerLink, colorMode: ColorMode, name: String) throws(UVError) {
         self.loop = loop
         self.link = link
         self.colorMode = colorMode
+        self.name = name
         input = try TTYHandle(loop: loop, fd: 0, readable: true)
         session = TerminalSession(input: input)
         status = StatusInfo(address: link.address.description)
@@ -113,6 +116,7 @@ final class InteractiveApp {
         reconnect = nil
         nextID = 1
         pendingDragBegin = nil
+        pending.removeAll()
     }
 
     private func linkDown(_ down: ServerLink.Down) {
@@ -139,37 +143,117 @@ final class InteractiveApp {
             world.apply(scene: scene)
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
+            status.scene = scene.name
         case .snapshot, .frame:
             guard let snapshot = feed.snapshot(from: message) else {
-                if feed.needsKeyframe { send(CompactFeed.keyframeRequest) }
+                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(CompactFeed.keyframeRequest).encoded()) }
                 return
             }
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
             snapshotsThisSecond += 1
             status.tick = snapshot.tick
-            status.paused = snapshot.paused
+            status.motion = snapshot.held ? .held : snapshot.paused ? .paused : .running
             status.clients = snapshot.clients
         case let .error(error):
-            if let id = error.id, id == pendingDragBegin { interaction.dragRejected() }
-            show("error \(error.code.rawValue): \(error.message)")
+            answered(error: error)
+        case let .ack(id, fields):
+            if let id, let command = pending.removeValue(forKey: id) { succeeded(command, fields: fields) }
         case let .pong(t, _, _):
             if case let .number(sent)? = t { status.pingMs = max(0, Self.clockMs() - sent) }
         case let .bye(reason):
-            show("server said bye (\(reason))")
-        case .ack, .contact, .notice:
-            break
+            feedback.failed("server said bye (\(reason))")
+        case let .contact(contact):
+            if let point = contact.point, interaction.showContacts, contact.phase == .began {
+                feedback.contact(at: point, atMs: loop.nowMs)
+            }
+        case let .notice(notice):
+            feedback.notice("\(notice.name.isEmpty ? "client \(notice.client)" : notice.name) \(notice.summary)", atMs: loop.nowMs)
         }
     }
 
-    private func send(_ command: ClientCommand) {
+    /// An error: ours (by id) stays in the message bar until the next command; a refused token changes
+    /// the connection state.
+    private func answered(error: ProtocolError) {
+        let command = error.id.flatMap { pending.removeValue(forKey: $0) }
+        if let id = error.id, id == pendingDragBegin { interaction.dragRejected() }
+        if error.code == .unauthorized, command == nil || command?.typeName == "hello" {
+            status.connection = .unauthorized
+        }
+        let what = command.map { $0.typeName + ": " } ?? ""
+        switch error.code {
+        case .forbidden:
+            feedback.failed("\(what)forbidden: this needs the admin token (start dynclient with --token ADMIN)")
+        case .unauthorized:
+            feedback.failed("unauthorized: this server needs a token (--token T, or :hello token=T)")
+        default:
+            feedback.failed("\(what)\(error.code.rawValue): \(error.message)")
+        }
+    }
+
+    /// A success: a tap rings where it landed and marks the item it pushed; the rest says what it did.
+    private func succeeded(_ command: ClientCommand, fields: [(String, JSONValue)]) {
+        let body = fields.first { $0.0 == "body" }?.1.number.map { Int($0) }
+        switch command {
+        case let .tap(x, y, _, _):
+            feedback.tapLanded(at: Point(x, y), pushed: body, atMs: loop.nowMs)
+            feedback.succeeded("tap pushed #\(body.map(String.init) ?? "?")", atMs: loop.nowMs)
+        case let .hello(_, token, _, _):
+            if let token { link.setToken(token) }
+            status.connection = .connected
+            feedback.succeeded("hello: welcome in", atMs: loop.nowMs)
+        case let .spawn(shape, _, _, _, _, _, _, _, _):
+            feedback.succeeded("spawned \(shape.wireName) #\(body.map(String.init) ?? "?")", atMs: loop.nowMs)
+        case let .scene(name): feedback.succeeded("loaded \(name)", atMs: loop.nowMs)
+        case let .collision(mode): feedback.succeeded("collision mode \(mode.rawValue)", atMs: loop.nowMs)
+        case let .remove(removed): feedback.succeeded("removed #\(removed)", atMs: loop.nowMs)
+        case let .set(changed, _): feedback.succeeded("set #\(changed)", atMs: loop.nowMs)
+        case let .field(kind, _):
+            let field = fields.first { $0.0 == "field" }?.1.number.map { Int($0) }
+            if let field { interaction.placedField(field) }
+            feedback.succeeded("\(kind.rawValue) field #\(field.map(String.init) ?? "?")", atMs: loop.nowMs)
+        case .pause: feedback.succeeded("world held (. steps, p resumes)", atMs: loop.nowMs)
+        case .resume: feedback.succeeded("world resumed", atMs: loop.nowMs)
+        case let .step(ticks): feedback.succeeded("stepped \(ticks) tick\(ticks == 1 ? "" : "s")", atMs: loop.nowMs)
+        case let .subscribe(change) where change.contacts != nil:
+            feedback.succeeded("contact flashes \(change.contacts == true ? "on" : "off")", atMs: loop.nowMs)
+        case .anchor, .fieldUpdate, .velocity: break
+        case .drag, .ping: break
+        default: feedback.succeeded("\(command.typeName): ok", atMs: loop.nowMs)
+        }
+    }
+
+    private func send(_ command: ClientCommand, id given: MessageID? = nil) {
         guard link.isConnected else {
-            show("not connected: command not sent")
+            feedback.failed("not connected: \(command.typeName) not sent")
             return
         }
-        let id = MessageID.number(String(nextID))
-        nextID += 1
+        var command = command
+        if case let .hello(nil, token, version, subscribe) = command { command = .hello(name: name, token: token, protocolVersion: version, subscribe: subscribe) }
+        let id = given ?? MessageID.number(String(nextID))
+        if given == nil { nextID += 1 }
         if case .drag(.begin, _, _, _) = command { pendingDragBegin = id }
+        if case .drag = command {} else { feedback.commandSent() }
+        pending[id] = command
         link.send(ClientMessage(id: id, command).encoded())
+    }
+
+    /// A `:` line: parsed with the selection and cursor as context; a mistake is shown and nothing is sent.
+    private func run(line: String) {
+        let context = ShortContext(selected: interaction.selected, cursor: interaction.cursorPoint(world: world),
+                                   pingTime: Self.clockMs())
+        do throws(ShortCommandError) {
+            switch try ShortCommand.parse(line, context: context) {
+            case let .command(message): send(message.command, id: message.id)
+            case let .raw(bytes):
+                guard link.isConnected else { return feedback.failed("not connected: line not sent") }
+                feedback.commandSent()
+                link.send(bytes)
+            case .wait: feedback.failed("wait is for headless scripts")
+            case .nothing: break
+            }
+        } catch {
+            feedback.failed(error.message)
+        }
     }
 
     /// A terminal that reports no size (some pseudo-terminals start at 0 x 0) is drawn as 80 x 24.
@@ -184,11 +268,12 @@ final class InteractiveApp {
     private func handle(_ events: [InputEvent]) {
         for event in events {
             let viewport = SceneRenderer.viewport(world: world, columns: size.columns, rows: size.rows)
-            let actions = interaction.handle(event, world: world, viewport: viewport, poses: world.poses(atMs: loop.nowMs))
+            let actions = interaction.handle(event, world: world, viewport: viewport, poses: world.poses(), nowMs: loop.nowMs)
             for action in actions {
                 switch action {
                 case let .send(command): send(command)
-                case let .notice(text): show(text)
+                case let .runLine(line): run(line: line)
+                case let .notice(text): feedback.failed(text)
                 case .suspend: suspend()
                 case .quit:
                     finish(code: 0)
@@ -197,11 +282,6 @@ final class InteractiveApp {
             }
         }
         render()
-    }
-
-    private func show(_ text: String) {
-        status.message = text
-        messageExpiresMs = loop.nowMs + Self.messageLifetimeMs
     }
 
     // MARK: periodic work
@@ -214,19 +294,33 @@ final class InteractiveApp {
 
     private func render() {
         guard !finished, session.isActive else { return }
-        if status.message != nil, loop.nowMs >= messageExpiresMs { status.message = nil }
-        status.selected = interaction.selected
         loop.updateTime()
+        let now = loop.nowMs
+        feedback.expire(atMs: now)
+        world.advance(toMs: now)
         if let reconnect {
-            let now = loop.nowMs
             status.connection = .reconnecting(inMs: reconnect.atMs > now ? reconnect.atMs - now : 0,
                                               attempt: reconnect.attempt, reason: reconnect.reason)
         }
-        let frame = SceneRenderer.render(world: world, poses: world.poses(atMs: loop.nowMs), interaction: interaction,
-                                         status: status, columns: size.columns, rows: size.rows)
+        status.selection = interaction.selected.flatMap { world.bodiesByID[$0] }.map(StatusLine.describe)
+        status.bufferMs = world.buffer.delayMs
+        let options = RenderOptions(monochrome: colorMode == .none, banner: banner, feedback: feedback, nowMs: now)
+        let frame = SceneRenderer.render(world: world, poses: world.poses(), interaction: interaction, status: status,
+                                         options: options, columns: size.columns, rows: size.rows)
         let bytes = ScreenDiff.render(previous: previousFrame, next: frame, colorMode: colorMode)
         previousFrame = frame
         if !bytes.isEmpty, !FDWriter.writeAll(1, bytes) { finish(code: 1, message: "dynclient: cannot write to the terminal") }
+    }
+
+    /// What covers the world while it is not live.
+    private var banner: [String]? {
+        switch status.connection {
+        case .connected, .connecting: return nil
+        case .unauthorized:
+            return ["unauthorized: this server needs a token", "restart with --token T, or type :hello token=T"]
+        case let .reconnecting(inMs, attempt, reason):
+            return ["disconnected", "\(reason) - reconnecting in \(StatusLine.format(Double(inMs) / 1000, decimals: 1)) s (attempt \(attempt))"]
+        }
     }
 
     // MARK: terminal events

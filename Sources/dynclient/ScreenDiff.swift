@@ -65,7 +65,7 @@ enum ScreenDiff {
 
         /// The style as this colour mode can show it: without colour, colours make no difference.
         func effective(_ style: CellStyle) -> CellStyle {
-            colorMode == .none ? CellStyle(bold: style.bold, reverse: style.reverse) : style
+            colorMode == .none ? CellStyle(bold: style.bold, reverse: style.reverse, dim: style.dim) : style
         }
 
         mutating func write(_ cell: Cell, lastColumn: Bool) {
@@ -82,6 +82,7 @@ enum ScreenDiff {
         func sgr(_ style: CellStyle) -> String {
             var parameters = ["0"]
             if style.bold { parameters.append("1") }
+            if style.dim { parameters.append("2") }
             if style.reverse { parameters.append("7") }
             if colorMode != .none {
                 if let foreground = style.foreground { parameters.append(colorMode.sgrParameters(foreground, background: false)) }

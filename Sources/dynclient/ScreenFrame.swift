@@ -38,6 +38,8 @@ struct CellStyle: Equatable, Hashable, Sendable {
     var background: RGB?
     var bold = false
     var reverse = false
+    /// Faint (SGR 2): the world while the server is away.
+    var dim = false
 
     static let plain = CellStyle()
 }

@@ -20,7 +20,9 @@ final class ServerLink {
 
     let loop: EventLoop
     let address: SocketAddress
-    let hello: [UInt8]
+    private(set) var hello: [UInt8]
+    private let name: String?
+    private let subscribe: SubscriptionChange?
     let reconnects: Bool
     var onUp: (() -> Void)?
     var onLine: ((UnsafeRawBufferPointer) -> Void)?
@@ -38,10 +40,21 @@ final class ServerLink {
         self.loop = loop
         self.address = address
         self.reconnects = reconnects
+        self.name = name
+        self.subscribe = subscribe
+        hello = Self.greeting(name: name, token: token, subscribe: subscribe)
+    }
+
+    private static func greeting(name: String?, token: String?, subscribe: SubscriptionChange?) -> [UInt8] {
         var greeting = ClientMessage(.hello(name: name, token: token, protocolVersion: 1)).encoded()
         // A separate `subscribe` (not hello's object) so that its ack, with the resulting settings, shows.
         if let subscribe { greeting += ClientMessage(id: .string("subscribe"), .subscribe(subscribe)).encoded() }
-        hello = greeting
+        return greeting
+    }
+
+    /// A token the server accepted later (a `hello` typed in the client): reconnects carry it from now on.
+    func setToken(_ token: String) {
+        hello = Self.greeting(name: name, token: token, subscribe: subscribe)
     }
 
     func start() { connect() }

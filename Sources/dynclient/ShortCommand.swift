@@ -47,7 +47,8 @@ struct ShortCommandError: Error, Equatable, CustomStringConvertible {
 enum ShortCommand {
     /// Every command word, in help order (Tab completion offers these).
     static let commandWords = ["scene", "collision", "gravity", "spawn", "remove", "set", "tap", "push", "drag",
-                               "snap", "subscribe", "hello", "ping", "wait"]
+                               "snap", "velocity", "attach", "anchor", "detach", "field", "unfield", "boundary", "bounds",
+                               "group", "ungroup", "pause", "resume", "step", "subscribe", "hello", "ping", "wait"]
 
     /// One line per command: the form, as help and errors show it.
     static let forms: [String: String] = [
@@ -61,10 +62,33 @@ enum ShortCommand {
         "push": "push [ID] ANGLE MAGNITUDE [mode] | push [ID] dx=DX dy=DY [active=BOOL] [offset=X,Y]",
         "drag": "drag begin|move X Y [body=ID] | drag end",
         "snap": "snap [ID] X Y [damping=D] | snap [ID] off",
+        "velocity": "velocity [ID] VX VY [av=AV] [add=BOOL] | velocity [ID] av=AV",
+        "attach": "attach [ID] X Y [kind=K] [offset=X,Y] [length=L] [frequency=HZ] [damping=D] [axis=DX,DY] [range=MIN,MAX] [point=X,Y] [torque=T] | attach [ID] to=ID2 [to_offset=X,Y] ...",
+        "anchor": "anchor ATTACHMENT X Y",
+        "detach": "detach ATTACHMENT",
+        "field": "field KIND X Y [strength=S] [falloff=F] [min_radius=R] [radius=R|size=W,H] [direction=DX,DY] [smoothness=S] [animation_speed=HZ] [bodies=ID,ID] | field FIELD [X Y] [same options]",
+        "unfield": "unfield FIELD",
+        "boundary": "boundary NAME X,Y X,Y... [closed] | boundary NAME remove",
+        "bounds": "bounds on|off [insets=TOP,LEFT,BOTTOM,RIGHT] | bounds insets=T,L,B,R",
+        "group": "group ID ID [ID...]",
+        "ungroup": "ungroup GROUP",
+        "pause": "pause",
+        "resume": "resume",
+        "step": "step [TICKS]",
         "subscribe": "subscribe [contacts=on|off] [notices=on|off] [snapshots=full|compact|none] [hz=N]",
         "hello": "hello [NAME] [token=T]",
         "ping": "ping",
         "wait": "wait MS",
+    ]
+
+    /// Words Tab offers after a command's first word, for commands whose completion is a fixed list.
+    static let optionWords: [String: [String]] = [
+        "push": ["continuous", "instantaneous", "dx=", "dy=", "active=", "offset=", "mode="],
+        "snap": ["off", "damping="],
+        "attach": ["to=", "kind=", "offset=", "to_offset=", "length=", "frequency=", "damping=", "axis=", "range=", "point=", "torque="],
+        "field": FieldKindName.allCases.map(\.rawValue),
+        "bounds": ["on", "off", "insets="],
+        "velocity": ["av=", "add="],
     ]
 
     /// The forms of every command, one per line, for `--help` and the `?` overlay.
@@ -72,7 +96,7 @@ enum ShortCommand {
 
     /// The item properties `set` and `spawn` accept, by their wire names.
     static let propertyNames = ["elasticity", "friction", "density", "resistance", "angular_resistance",
-                                "allows_rotation", "anchored", "color"]
+                                "allows_rotation", "anchored", "charge", "color"]
 
     static func parse(_ line: String, context: ShortContext = ShortContext()) throws(ShortCommandError) -> ShortLine {
         let trimmed = line.trimmingWhitespace()
@@ -136,6 +160,54 @@ enum ShortCommand {
             try a.expectCount(2...2)
             return .snap(body: body, x: try a.number(0, "X"), y: try a.number(1, "Y"),
                          damping: try a.numberOption("damping"))
+        case "velocity":
+            let add = try a.option("add", ShortArguments.bool, "true or false") ?? true
+            let av = try a.numberOption("av")
+            let body = try a.takeBody(whenCountIs: a.positional.count % 2 == 1 ? a.positional.count : -1)
+            if a.positional.isEmpty, av == nil { throw a.error("give VX VY or av=") }
+            guard a.positional.isEmpty || a.positional.count == 2 else { throw a.error("\(a.positional.count) arguments is not what it takes") }
+            let vx = a.positional.isEmpty ? nil : try a.number(0, "VX")
+            let vy = a.positional.isEmpty ? nil : try a.number(1, "VY")
+            return .velocity(body: body, vx: vx, vy: vy, av: av, add: add)
+        case "attach": return try attach(&a)
+        case "anchor":
+            try a.expectCount(3...3)
+            return .anchor(attachment: try a.id(0, "ATTACHMENT"), x: try a.number(1, "X"), y: try a.number(2, "Y"))
+        case "detach":
+            try a.expectCount(1...1)
+            return .detach(attachment: try a.id(0, "ATTACHMENT"))
+        case "field": return try field(&a)
+        case "unfield":
+            try a.expectCount(1...1)
+            return .unfield(field: try a.id(0, "FIELD"))
+        case "boundary": return try boundary(&a)
+        case "bounds":
+            try a.expectCount(0...1)
+            var enabled: Bool?
+            if let word = a.positional.first {
+                guard let flag = ShortArguments.bool(word) else { throw a.error("\"\(word)\" is not on or off") }
+                enabled = flag
+            }
+            let insets = try a.option("insets", ShortArguments.insets, "TOP,LEFT,BOTTOM,RIGHT")
+            guard enabled != nil || insets != nil else { throw a.error("give on, off or insets=") }
+            return .bounds(enabled: enabled, insets: insets)
+        case "group":
+            guard a.positional.count >= 2 else { throw a.error("give at least two item ids") }
+            return .group(bodies: try a.positional.indices.map { (index: Int) throws(ShortCommandError) -> Int in try a.id(index, "ID") })
+        case "ungroup":
+            try a.expectCount(1...1)
+            return .ungroup(group: try a.id(0, "GROUP"))
+        case "pause":
+            try a.expectCount(0...0)
+            return .pause
+        case "resume":
+            try a.expectCount(0...0)
+            return .resume
+        case "step":
+            try a.expectCount(0...1)
+            guard let word = a.positional.first else { return .step(ticks: 1) }
+            guard let ticks = Int(word), (1...600).contains(ticks) else { throw a.error("TICKS \"\(word)\" is not a whole number from 1 to 600") }
+            return .step(ticks: ticks)
         case "subscribe":
             try a.expectCount(0...0)
             let change = SubscriptionChange(
@@ -230,6 +302,78 @@ enum ShortCommand {
         return .push(body: body, direction: direction, mode: mode, active: active, offset: offset)
     }
 
+    private static func attach(_ a: inout ShortArguments) throws(ShortCommandError) -> ClientCommand {
+        let kind = try a.option("kind", AttachmentKindName.init(rawValue:), AttachmentKindName.allCases.map(\.rawValue).joined(separator: ", ")) ?? .distance
+        let other = try a.option("to", ShortArguments.bodyID, "an item id")
+        let toOffset = try a.pointOption("to_offset")
+        let target: AttachTarget
+        let body: Int
+        if let other {
+            body = try a.takeBody(whenCountIs: 1)
+            try a.expectCount(0...0)
+            target = .body(other, offset: toOffset)
+        } else {
+            if toOffset != nil { throw a.error("to_offset= needs to=") }
+            body = try a.takeBody(whenCountIs: 3)
+            try a.expectCount(2...2)
+            target = .anchor(Point(try a.number(0, "X"), try a.number(1, "Y")))
+        }
+        return .attach(AttachSpec(
+            body: body, offset: try a.pointOption("offset"), target: target, kind: kind,
+            length: try a.numberOption("length"), frequency: try a.numberOption("frequency"), damping: try a.numberOption("damping"),
+            axis: try a.pointOption("axis").map { DirectionVector($0.x, $0.y) },
+            range: try a.pointOption("range").map { ValueRange($0.x, $0.y) },
+            point: try a.pointOption("point"), frictionTorque: try a.numberOption("torque")))
+    }
+
+    private static func field(_ a: inout ShortArguments) throws(ShortCommandError) -> ClientCommand {
+        guard let first = a.positional.first else { throw a.error("give a KIND (\(FieldKindName.allCases.map(\.rawValue).joined(separator: ", "))) or a FIELD id") }
+        a.positional.removeFirst()
+        var parameters = FieldParameters()
+        if a.positional.count == 2 {
+            parameters.x = try a.number(0, "X")
+            parameters.y = try a.number(1, "Y")
+        } else if !a.positional.isEmpty {
+            throw a.error("\(a.positional.count + 1) arguments is not what it takes")
+        }
+        parameters.strength = try a.numberOption("strength")
+        parameters.falloff = try a.numberOption("falloff")
+        parameters.minRadius = try a.numberOption("min_radius")
+        let radius = try a.numberOption("radius")
+        let size = try a.pointOption("size")
+        if radius != nil, size != nil { throw a.error("give radius= or size=, not both") }
+        if let radius { parameters.region = FieldRegionSpec(.radius(radius)) }
+        if let size { parameters.region = FieldRegionSpec(.rect(width: size.x, height: size.y)) }
+        parameters.direction = try a.pointOption("direction").map { DirectionVector($0.x, $0.y) }
+        parameters.smoothness = try a.numberOption("smoothness")
+        parameters.animationSpeed = try a.numberOption("animation_speed")
+        parameters.bodies = try a.option("bodies", ShortArguments.idList, "ID,ID,...")
+        if let kind = FieldKindName(rawValue: first) {
+            guard parameters.x != nil else { throw a.error("give X Y for a new field") }
+            return .field(kind: kind, parameters)
+        }
+        guard let field = ShortArguments.bodyID(first) else {
+            throw a.error("\"\(first)\" is not a field kind (\(FieldKindName.allCases.map(\.rawValue).joined(separator: ", "))) or a field id")
+        }
+        guard parameters != FieldParameters() else { throw a.error("say what to change") }
+        return .fieldUpdate(field: field, parameters)
+    }
+
+    private static func boundary(_ a: inout ShortArguments) throws(ShortCommandError) -> ClientCommand {
+        guard let name = a.positional.first else { throw a.error("give a NAME") }
+        a.positional.removeFirst()
+        if a.positional == ["remove"] { return .removeBoundary(name: name) }
+        let closed = a.positional.last == "closed"
+        if closed { a.positional.removeLast() }
+        guard a.positional.count >= 2 else { throw a.error("give at least two points X,Y") }
+        var points: [Point] = []
+        for word in a.positional {
+            guard let point = ShortArguments.point(word) else { throw a.error("\"\(word)\" is not a point X,Y") }
+            points.append(point)
+        }
+        return .boundary(name: name, points: points, closed: closed)
+    }
+
     private static func drag(_ a: inout ShortArguments) throws(ShortCommandError) -> ClientCommand {
         guard let word = a.positional.first, let phase = DragPhase(rawValue: word) else {
             throw a.error("expected begin, move or end")
@@ -311,6 +455,25 @@ struct ShortArguments {
             return try number(String(word.dropLast(3)), name, verb: verb) * Double.pi / 180
         }
         return try number(word, name, verb: verb)
+    }
+
+    /// A positional id (attachment, field, group, item), `#` allowed.
+    func id(_ index: Int, _ name: String) throws(ShortCommandError) -> Int {
+        guard let value = Self.bodyID(positional[index]) else { throw error("\(name) \"\(positional[index])\" is not an id") }
+        return value
+    }
+
+    static func idList(_ word: String) -> [Int]? {
+        let ids = word.split(separator: ",", omittingEmptySubsequences: false).map { bodyID(String($0)) }
+        guard !ids.isEmpty, ids.allSatisfy({ $0 != nil }) else { return nil }
+        return ids.compactMap { $0 }
+    }
+
+    static func insets(_ word: String) -> BoundsInsets? {
+        let values = word.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard values.count == 4, let top = values[0], let left = values[1], let bottom = values[2], let right = values[3],
+              [top, left, bottom, right].allSatisfy(\.isFinite) else { return nil }
+        return BoundsInsets(top: top, left: left, bottom: bottom, right: right)
     }
 
     static func bool(_ word: String) -> Bool? {
@@ -407,6 +570,7 @@ struct ShortArguments {
             case "angular_resistance", "angularResistance":
                 patch.angularResistance = try number(0...Double.greatestFiniteMagnitude)
             case "allows_rotation", "allowsRotation": patch.allowsRotation = try flag()
+            case "charge": patch.charge = try Self.number(value, name, verb: verb)
             case "anchored": patch.anchored = try flag()
             case "color", "colour":
                 let hex = value.hasPrefix("#") ? value : "#" + value

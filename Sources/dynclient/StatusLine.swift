@@ -1,9 +1,20 @@
+import NetProtocol
+
 /// The state of the link to the server, as the status line tells it.
 enum ConnectionStatus: Equatable, Sendable {
     case connecting
     case connected
     /// The server went away (`reason`); the next attempt is in `inMs` milliseconds.
     case reconnecting(inMs: UInt64, attempt: Int, reason: String)
+    /// The server wants a token we did not give (or gave wrong).
+    case unauthorized
+
+    var isConnected: Bool { self == .connected }
+}
+
+/// Whether the world moves: stepping, at rest (the animator paused itself), or held by a `pause` command.
+enum WorldMotion: Equatable, Sendable {
+    case running, paused, held
 }
 
 /// Everything the status line shows.
@@ -11,49 +22,69 @@ struct StatusInfo: Equatable, Sendable {
     var address: String
     var connection: ConnectionStatus = .connecting
     var clientID: Int?
+    var scene: String?
+    var motion: WorldMotion = .running
     var tick: UInt64?
+    var clients = 0
+    var items = 0
+    /// The selection, already described (`#3 rect 100x100 e0.5`).
+    var selection: String?
+    var pingMs: Double?
+    /// The interpolation buffer's current delay.
+    var bufferMs: Double?
     /// Snapshots received during the last full second.
     var snapshotRate = 0
-    var pingMs: Double?
-    var items = 0
-    var clients = 0
-    var paused = false
-    var selected: Int?
-    /// The latest server error or local notice.
-    var message: String?
 }
 
-/// Formats the status line.
+/// Formats the status line (docs/ARCHITECTURE.md, dynclient).
 ///
-/// Guarantees: the fields appear in a fixed order (address, client id, tick, snapshot rate, ping, items,
-/// clients, running/paused, selection) separated by ` | `, unknown values as `-`; the latest message (or
-/// the `? help` hint) ends the line and is kept whole by cutting the fields first; the result is exactly
-/// `width` characters (cut or padded with spaces).
+/// Guarantees: the connection state always comes first (`connected`, `connecting`, `reconnecting in 2.3 s`,
+/// `unauthorized: give --token`), then, in this order of importance, the scene name, running/paused/held,
+/// tick, clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
+/// width is short the least important fields go first, so at 80 columns the state and the scene always
+/// show; the result is exactly `width` characters (cut or padded with spaces).
 enum StatusLine {
     static func text(_ info: StatusInfo, width: Int) -> String {
-        var fields = ["dyn \(info.address)"]
+        var fields: [String] = []
         switch info.connection {
-        case .connecting:
-            fields.append("connecting...")
-        case let .reconnecting(inMs, attempt, reason):
-            fields.append("\(reason) - reconnecting in \(format(Double(inMs) / 1000, decimals: 1)) s (attempt \(attempt))")
-        case .connected:
-            fields.append("client \(info.clientID.map(String.init) ?? "-")")
-            fields.append("tick \(info.tick.map(String.init) ?? "-")")
-            fields.append("\(info.snapshotRate) snap/s")
-            fields.append("ping \(info.pingMs.map { format($0, decimals: $0 < 10 ? 1 : 0) } ?? "-") ms")
-            fields.append("items \(info.items)")
-            fields.append("clients \(info.clients)")
-            fields.append(info.paused ? "paused" : "running")
+        case .connecting: fields.append("connecting to \(info.address)")
+        case .connected: fields.append("connected")
+        case let .reconnecting(inMs, _, _): fields.append("reconnecting in \(format(Double(inMs) / 1000, decimals: 1)) s")
+        case .unauthorized: fields.append("unauthorized: give --token")
         }
-        if let selected = info.selected { fields.append("selected #\(selected)") }
-        let right = info.message.map { " | " + $0 + " " } ?? " | ? help "
-        let leftRoom = width - right.unicodeScalars.count
-        // A message must stay readable: the fields give way to it (last ones first), not the other way round.
-        guard leftRoom >= 12 else { return fit(" " + (info.message ?? ""), width: width) }
-        while fields.count > 1, 1 + fields.joined(separator: " | ").unicodeScalars.count > leftRoom { fields.removeLast() }
-        let left = fit(" " + fields.joined(separator: " | "), width: leftRoom)
-        return fit(left.trimmingTrailingSpaces() + right, width: width)
+        fields.append("scene \(info.scene ?? "-")")
+        if info.connection.isConnected {
+            switch info.motion {
+            case .running: fields.append("running")
+            case .paused: fields.append("paused")
+            case .held: fields.append("HELD")
+            }
+            fields.append("tick \(info.tick.map(String.init) ?? "-")")
+            fields.append("\(info.clients) client\(info.clients == 1 ? "" : "s")")
+        } else if case let .reconnecting(_, attempt, reason) = info.connection {
+            fields.append(reason)
+            fields.append("attempt \(attempt)")
+        }
+        fields.append(info.selection.map { "sel \($0)" } ?? "no selection")
+        if info.connection.isConnected {
+            fields.append("ping \(info.pingMs.map { format($0, decimals: $0 < 10 ? 1 : 0) } ?? "-") ms")
+            if let buffer = info.bufferMs { fields.append("buf \(format(buffer, decimals: 0)) ms") }
+            fields.append("\(info.snapshotRate) snap/s")
+            fields.append("\(info.items) items")
+        }
+        while fields.count > 1, 1 + fields.joined(separator: " | ").unicodeScalars.count > width { fields.removeLast() }
+        return fit(" " + fields.joined(separator: " | "), width: width)
+    }
+
+    /// Describes an item for the status line: id, shape, size and the properties that differ from UIKit's
+    /// defaults.
+    static func describe(_ body: BodyInfo) -> String {
+        var text = "#\(body.id) \(body.shape.wireName) \(format(body.width, decimals: 0))x\(format(body.height, decimals: 0))"
+        if body.elasticity != 0 { text += " e\(format(body.elasticity, decimals: 2))" }
+        if body.friction != 0 { text += " f\(format(body.friction, decimals: 2))" }
+        if body.density != 1 { text += " d\(format(body.density, decimals: 2))" }
+        if body.anchored { text += " anchored" }
+        return text
     }
 
     static func fit(_ text: String, width: Int) -> String {
@@ -75,27 +106,6 @@ enum StatusLine {
         let fraction = String(scaled % Int(scale))
         return sign + "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
-}
-
-/// The help overlay's text (keys and mouse).
-enum HelpOverlay {
-    static let lines = [
-        "dynclient - keys and mouse",
-        "",
-        "mouse click       tap at that point",
-        "press item + move drag it",
-        "right click       snap selected item there",
-        "Tab / Shift-Tab   select next / previous item",
-        "arrows or h j k l move the cursor (H J K L: 5x)",
-        "Enter or t        tap at the cursor",
-        "d                 start / end a drag at the cursor",
-        "s                 snap selected item to the cursor",
-        "g                 turn gravity a quarter turn",
-        "r                 reload the scene",
-        "Esc               end a drag",
-        "?                 show / hide this help",
-        "q or Ctrl-C       quit",
-    ]
 }
 
 extension String {

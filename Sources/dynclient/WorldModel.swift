@@ -5,29 +5,26 @@ import Darwin
 #endif
 import NetProtocol
 
-/// What the client knows about the shared world: the latest `welcome` and `scene`, and the last two
-/// snapshots with the loop time each arrived at.
+/// What the client knows about the shared world: the latest `welcome` and `scene`, and the snapshots being
+/// played back (`InterpolationBuffer`).
 ///
-/// Guarantees: `poses(atMs:)` interpolates every item between the two latest snapshots, so motion advances
-/// smoothly at the render rate while staying one snapshot interval behind the server: at the arrival time
-/// of the latest snapshot it returns the previous snapshot's poses, one server interval later the latest
-/// poses, and it never extrapolates beyond them; angles take the short way round; an item present only in
-/// the latest snapshot, a paused world, a gap in ticks (reconnect) or a non-increasing tick shows the latest
-/// poses as they are. Items in a snapshot but not in the scene are never drawn (the scene is the structure).
+/// Guarantees: every piece of world state enters through one of the `apply` methods (a snapshot only
+/// through `apply(snapshot:arrivalMs:)`, so that another form of state update has one place to join);
+/// `poses()` shows every item of the scene at the playback time set by the last `advance(toMs:)`, smoothly
+/// and never moving backwards while the world moves; items in a snapshot but not in the scene are never drawn
+/// (the scene is the structure).
 struct WorldModel {
     private(set) var welcome: Welcome?
     private(set) var scene: SceneInfo?
     private(set) var bodiesByID: [Int: BodyInfo] = [:]
-    private(set) var latest: Snapshot?
-    private(set) var previous: Snapshot?
-    private var latestArrivalMs: UInt64 = 0
-    /// Largest tick gap still interpolated; a longer gap (a reconnect, a long pause) jumps.
-    static let maxInterpolatedTickGap: UInt64 = 30
+    private(set) var buffer = InterpolationBuffer()
+
+    /// The newest snapshot received.
+    var latest: Snapshot? { buffer.latest }
 
     mutating func apply(welcome: Welcome) {
         self.welcome = welcome
-        previous = nil
-        latest = nil
+        buffer = InterpolationBuffer()
     }
 
     mutating func apply(scene: SceneInfo) {
@@ -36,20 +33,18 @@ struct WorldModel {
     }
 
     mutating func apply(snapshot: Snapshot, arrivalMs: UInt64) {
-        if let latest, snapshot.tick > latest.tick, snapshot.tick - latest.tick <= Self.maxInterpolatedTickGap,
-           !latest.paused {
-            previous = latest
-        } else {
-            previous = nil
-        }
-        latest = snapshot
-        latestArrivalMs = arrivalMs
+        buffer.add(snapshot, arrivalMs: Double(arrivalMs))
+    }
+
+    /// Moves playback to loop time `nowMs`; call once per rendered frame.
+    mutating func advance(toMs nowMs: UInt64) {
+        buffer.advance(toMs: Double(nowMs))
     }
 
     /// Forgets motion (not structure) when the connection drops, so a reconnect does not interpolate
     /// across the gap.
     mutating func connectionLost() {
-        previous = nil
+        buffer.restart()
     }
 
     /// Scene bodies in id order (the Tab selection order).
@@ -61,37 +56,16 @@ struct WorldModel {
         return (Angle.direction(dx: gravity.dx, dy: gravity.dy), gravity.magnitude)
     }
 
-    /// Every drawable item's pose at loop time `nowMs`.
-    func poses(atMs nowMs: UInt64) -> [Int: Pose] {
-        guard let latest else { return [:] }
-        var result: [Int: Pose] = [:]
-        result.reserveCapacity(latest.bodies.count)
-        let fraction = interpolationFraction(atMs: nowMs)
-        var previousByID: [Int: BodyState] = [:]
-        if fraction < 1, let previous {
-            for body in previous.bodies { previousByID[body.id] = body }
-        }
-        for body in latest.bodies where bodiesByID[body.id] != nil {
-            let end = Pose(x: body.x, y: body.y, angle: body.angle)
-            guard fraction < 1, let start = previousByID[body.id] else {
-                result[body.id] = end
-                continue
-            }
-            result[body.id] = Pose(x: start.x + (end.x - start.x) * fraction,
-                                   y: start.y + (end.y - start.y) * fraction,
-                                   angle: start.angle + Angle.shortestDelta(from: start.angle, to: end.angle) * fraction)
-        }
-        return result
+    /// Every drawable item's pose at the playback time.
+    func poses() -> [Int: Pose] {
+        buffer.poses { bodiesByID[$0] != nil }
     }
 
-    /// How far from the previous snapshot (0) to the latest one (1) the picture should be at `nowMs`.
-    func interpolationFraction(atMs nowMs: UInt64) -> Double {
-        guard let latest, let previous, !latest.paused else { return 1 }
-        let intervalSeconds = latest.time - previous.time
-        guard intervalSeconds > 0, intervalSeconds.isFinite else { return 1 }
-        let elapsedSeconds = Double(nowMs &- latestArrivalMs) / 1000
-        guard nowMs >= latestArrivalMs else { return 0 }
-        return min(1, max(0, elapsedSeconds / intervalSeconds))
+    /// The poses after advancing a copy to `nowMs` (for tests and one-off questions).
+    func poses(atMs nowMs: UInt64) -> [Int: Pose] {
+        var copy = self
+        copy.advance(toMs: nowMs)
+        return copy.poses()
     }
 
     /// The topmost item (drawn last) containing `point`, if any.

@@ -11,7 +11,7 @@ struct DynServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynserver",
         abstract: "The authoritative dyn server: one shared UIKit Dynamics world over line-delimited JSON on TCP.",
-        discussion: "Prints exactly one line, 'dynserver listening on HOST:PORT', on stdout once it accepts connections; logs go to stderr.",
+        discussion: "Prints 'dynserver listening on HOST:PORT' on stdout once it accepts connections, then 'dynserver http on http://HOST:PORT/' for the HTTP port (browser client, WebSocket, /metrics, /healthz) unless --no-http; logs go to stderr.",
         version: DynVersion.line("dynserver"))
 
     @Option(help: "Address to bind (127.0.0.1 unless told otherwise).") var host = "127.0.0.1"

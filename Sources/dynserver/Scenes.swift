@@ -3,7 +3,8 @@ import Dynamics
 /// The preset scenes: `default`, `empty`, and one per seed recipe. Coordinates scale with the world size,
 /// so every scene fits whatever `--world` the server runs with.
 enum Scenes {
-    static let names = ["default", "empty", "gravity", "collision", "push", "attachment", "snap", "elasticity"]
+    static let names = ["default", "empty", "gravity", "collision", "push", "attachment", "snap", "elasticity",
+                        "fields", "joints", "group"]
 
     static func named(_ name: String) -> ((SharedWorld) -> Void)? {
         switch name {
@@ -15,6 +16,9 @@ enum Scenes {
         case "attachment": return attachment
         case "snap": return snap
         case "elasticity": return elasticity
+        case "fields": return fields
+        case "joints": return joints
+        case "group": return group
         default: return nil
         }
     }

@@ -96,23 +96,23 @@ extension SharedWorld {
         let d = anchor - item.center
         let c = cos(item.angle), s = sin(item.angle)
         let offset = Vec2(c * d.x + s * d.y, -s * d.x + c * d.y)
-        var attachment = AttachmentBehavior.anchored(target, offset: offset, to: anchor)
-        attachment.length = 0
         do {
-            let id = try animator.add(attachment)
+            let id = try animator.add(DragBehavior(item: target, offset: offset, target: anchor))
             drags[client] = Drag(body: target, attachment: id, anchor: anchor, offset: offset, clientName: name)
         } catch {
-            throw ProtocolError(.badValue, "drag rejected: \(error)")
+            throw ProtocolError(.badValue, "drag point (\(x), \(y)) is out of range")
         }
         return [("body", .number(Double(target)))]
     }
 
     func dragMove(client: Int, x: Double, y: Double) throws(ProtocolError) -> AckFields {
-        guard var drag = drags[client], var attachment = animator.attachment(drag.attachment) else {
+        guard var drag = drags[client], var behavior = animator.drag(drag.attachment) else {
             throw ProtocolError(.notDragging, "drag move without drag begin")
         }
-        attachment.anchor = Vec2(x, y)
-        do { try animator.update(drag.attachment, attachment) } catch { throw ProtocolError(.badValue, "drag rejected: \(error)") }
+        behavior.target = Vec2(x, y)
+        do { try animator.update(drag.attachment, behavior) } catch {
+            throw ProtocolError(.badValue, "drag point (\(x), \(y)) is out of range")
+        }
         drag.anchor = Vec2(x, y)
         drags[client] = drag
         return [("body", .number(Double(drag.body)))]

@@ -18,7 +18,7 @@ extension SharedWorld {
             BoundaryInfo(id: $0.id, points: $0.points.map(Point.init), closed: $0.closed)
         }
         let attachments: [AttachmentInfo] = sceneAttachments.compactMap { id in
-            guard let a = animator.attachment(id) else { return nil }
+            guard let a = animator.attachment(id) else { return jointAttachmentInfo(id) }
             var info = AttachmentInfo(body: a.item, anchor: a.anchor.map(Point.init), toBody: a.otherItem,
                                       offset: Point(a.offset), toOffset: a.otherItem == nil ? nil : Point(a.otherOffset),
                                       length: a.length ?? 0, frequency: a.frequency, damping: a.damping)

@@ -36,6 +36,7 @@ final class SharedWorld {
 
     struct Drag {
         var body: ItemID
+        /// The `DragBehavior` (a bounded drag joint) that pulls the body's grab point toward `anchor`.
         var attachment: BehaviorID
         var anchor: Vec2
         var offset: Vec2
@@ -107,7 +108,7 @@ final class SharedWorld {
         continuousPushes[id] = nil
         instantPushes[id] = nil
         snaps[id] = nil
-        sceneAttachments.removeAll { animator.attachment($0) == nil }
+        sceneAttachments.removeAll { animator.attachment($0) == nil && animator.jointAttachment($0) == nil }
         let released = drags.filter { $0.value.body == id }.map(\.key)
         for client in released { drags[client] = nil }
         structureChanged = true

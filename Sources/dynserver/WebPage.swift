@@ -77,7 +77,8 @@ function connect() {
   ws.onopen = () => {
     backoff = 500;
     setStatus("open");
-    send({ type: "hello", name: "web-" + Math.random().toString(36).slice(2, 6), id: "hello" });
+    // Compact frames: positions only, deltas against what this connection received (docs/PROTOCOL.md).
+    send({ type: "hello", name: "web-" + Math.random().toString(36).slice(2, 6), id: "hello", subscribe: { snapshots: "compact" } });
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ type: "ping", t: performance.now() }), 2000);
     send({ type: "ping", t: performance.now() });
@@ -102,13 +103,13 @@ function receive(m) {
     el("status").dataset.scene = m.name; el("scenes").value = m.name;
     history.length = 0; framePoses = new Map(); break;
   case "snapshot":
-    record(m.tick, m.paused, m.clients, m.drags, new Map(m.bodies.map(b => [b.id, [b.x, b.y, b.angle, b.vx || 0, b.vy || 0]]))); break;
+    record(m.tick, m.paused, m.held, m.clients, m.drags, new Map(m.bodies.map(b => [b.id, [b.x, b.y, b.angle, b.vx || 0, b.vy || 0]]))); break;
   case "frame": {
     if (m.base === null || m.base === undefined) framePoses = new Map();
     else framePoses = new Map(framePoses);
     for (const [id, x, y, a] of m.bodies) framePoses.set(id, [x / 100, y / 100, a / 1000, 0, 0]);
     for (const id of framePoses.keys()) if (!dyn.bodies.has(id)) framePoses.delete(id);
-    record(m.tick, m.paused, m.clients, m.drags, framePoses); break;
+    record(m.tick, m.paused, m.held, m.clients, m.drags, framePoses); break;
   }
   case "pong":
     if (typeof m.t === "number") { dyn.ping = performance.now() - m.t; el("ping").textContent = dyn.ping.toFixed(1) + " ms"; }
@@ -126,9 +127,9 @@ function receive(m) {
   }
 }
 
-function record(tick, paused, clients, drags, poses) {
+function record(tick, paused, held, clients, drags, poses) {
   dyn.lastTick = tick; dyn.clients = clients || 0;
-  el("tick").textContent = tick + (paused ? " (at rest)" : "");
+  el("tick").textContent = tick + (held ? " (held)" : paused ? " (at rest)" : "");
   el("clients").textContent = clients === undefined ? "-" : clients;
   const s = el("status").dataset; s.tick = tick; s.bodies = poses.size;
   history.push({ at: performance.now(), tick, poses, drags: drags || [] });

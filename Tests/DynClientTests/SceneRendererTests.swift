@@ -7,7 +7,7 @@ import Testing
 
     private func render(_ world: WorldModel, interaction: Interaction = Interaction()) -> ScreenFrame {
         SceneRenderer.render(world: world, poses: world.poses(atMs: 1000), interaction: interaction, status: status,
-                             columns: 100, rows: 31)
+                             columns: 100, rows: 32)
     }
 
     @Test func theBoxIsFilledInItsColourAroundItsCentre() {
@@ -29,8 +29,9 @@ import Testing
         let frame = render(Fixtures.world())
         #expect(frame[10, 5].scalar == Unicode.Scalar(0x2847)!)
         #expect(frame[89, 5].scalar == Unicode.Scalar(0x28B8)!)
-        #expect(frame.text(row: 30).hasPrefix(" dyn 127.0.0.1:7700 | client 7 | tick - |"))
-        #expect(frame[0, 30].style.reverse)
+        #expect(frame.text(row: 31).hasPrefix(" connected | scene - | running | tick - |"))
+        #expect(frame[0, 31].style.reverse)
+        #expect(frame.text(row: 30).hasPrefix(HelpText.hint))
     }
 
     @Test func dragsAreLinesToTheGrabPointLabelledWithTheName() {
@@ -64,6 +65,29 @@ import Testing
         var interaction = Interaction()
         _ = interaction.handle(.key(.character("?")), world: Fixtures.world(), viewport: nil, poses: [:])
         let frame = render(Fixtures.world(), interaction: interaction)
-        #expect((0..<30).contains { frame.text(row: $0).contains("q or Ctrl-C       quit") })
+        for line in HelpText.keys + HelpText.sceneLines {
+            #expect((0..<31).contains { frame.text(row: $0).contains(line) }, "\(line)")
+        }
+        _ = interaction.handle(.key(.character("?")), world: Fixtures.world(), viewport: nil, poses: [:])
+        let commands = render(Fixtures.world(), interaction: interaction)
+        for line in HelpText.commands {
+            #expect((0..<31).contains { commands.text(row: $0).contains(line) }, "\(line)")
+        }
+    }
+
+    @Test func bothHelpPagesFitAnEightyByTwentyFourTerminal() {
+        for page in 1...2 {
+            let lines = HelpText.page(page, columns: 80)
+            #expect(lines.count <= 21, "page \(page)")
+            #expect(lines.allSatisfy { $0.count <= 76 }, "page \(page)")
+        }
+    }
+
+    @Test func helpNamesEveryCommandAndTheHintFitsEightyColumns() {
+        let help = HelpText.commands.joined(separator: " ")
+        for word in ShortCommand.commandWords {
+            #expect(help.contains(word), "\(word)")
+        }
+        #expect(HelpText.hint.count < 80)
     }
 }

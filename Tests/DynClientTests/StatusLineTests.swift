@@ -1,3 +1,4 @@
+import NetProtocol
 import Testing
 @testable import dynclient
 
@@ -6,42 +7,56 @@ import Testing
         var info = StatusInfo(address: "127.0.0.1:7700")
         info.connection = .connected
         info.clientID = 7
+        info.scene = "snap"
         info.tick = 1234
         info.snapshotRate = 30
         info.pingMs = 1.26
+        info.bufferMs = 45.4
         info.items = 12
         info.clients = 3
         return info
     }
 
-    @Test func connectedLineListsEveryFieldInOrder() {
-        let text = StatusLine.text(connected, width: 120)
-        #expect(text == StatusLine.fit(" dyn 127.0.0.1:7700 | client 7 | tick 1234 | 30 snap/s | ping 1.3 ms | items 12 | clients 3 | running | ? help ", width: 120))
-        #expect(text.count == 120)
+    @Test func connectedLineListsEveryFieldInOrderOfImportance() {
+        var info = connected
+        info.selection = "#4 rect 100x100 e0.50"
+        let text = StatusLine.text(info, width: 160)
+        #expect(text == StatusLine.fit(" connected | scene snap | running | tick 1234 | 3 clients | sel #4 rect 100x100 e0.50 | ping 1.3 ms | buf 45 ms | 30 snap/s | 12 items", width: 160))
+        #expect(text.count == 160)
     }
 
-    @Test func pausedSelectionAndMessage() {
+    @Test func eightyColumnsKeepConnectionSceneStateTickClientsAndSelection() {
         var info = connected
-        info.paused = true
-        info.selected = 4
-        info.message = "error no_body: nothing there"
-        let text = StatusLine.text(info, width: 200)
-        #expect(text.contains("| clients 3 | paused | selected #4 | error no_body: nothing there   "))
-        #expect(text.count == 200)
-    }
-
-    @Test func narrowLinesDropTrailingFieldsButKeepTheMessage() {
-        var info = connected
-        info.message = "error no_body: nothing there"
+        info.motion = .held
+        info.selection = "#4 rect 100x100"
         #expect(StatusLine.text(info, width: 80) ==
-            " dyn 127.0.0.1:7700 | client 7 | tick 1234 | error no_body: nothing there       ")
-        #expect(StatusLine.text(info, width: 20) == " error no_body: noth")
+            " connected | scene snap | HELD | tick 1234 | 3 clients | sel #4 rect 100x100    ")
     }
 
-    @Test func reconnectingSaysWhyAndWhen() {
+    @Test func theConnectionStateAndSceneSurviveANarrowTerminal() {
+        #expect(StatusLine.text(connected, width: 30) == " connected | scene snap       ")
+        #expect(StatusLine.text(connected, width: 8) == " connect")
+    }
+
+    @Test func reconnectingSaysWhenAndWhy() {
+        var info = connected
+        info.connection = .reconnecting(inMs: 2250, attempt: 3, reason: "server gone")
+        #expect(StatusLine.text(info, width: 80) ==
+            StatusLine.fit(" reconnecting in 2.3 s | scene snap | server gone | attempt 3 | no selection", width: 80))
+    }
+
+    @Test func unauthorizedSaysWhatToDo() {
         var info = StatusInfo(address: "127.0.0.1:7700")
-        info.connection = .reconnecting(inMs: 1250, attempt: 3, reason: "server gone")
-        #expect(StatusLine.text(info, width: 100).hasPrefix(" dyn 127.0.0.1:7700 | server gone - reconnecting in 1.3 s (attempt 3) | ? help"))
+        info.connection = .unauthorized
+        #expect(StatusLine.text(info, width: 80).hasPrefix(" unauthorized: give --token | scene - |"))
+    }
+
+    @Test func selectionDescribesShapeSizeAndNonDefaultProperties() {
+        let plain = BodyInfo(id: 3, shape: .ellipse, width: 50, height: 40, color: "#ffffff")
+        #expect(StatusLine.describe(plain) == "#3 ellipse 50x40")
+        let bouncy = BodyInfo(id: 4, shape: .rect, width: 100, height: 100, elasticity: 0.9, friction: 0.25, density: 2,
+                              anchored: true, color: "#ffffff")
+        #expect(StatusLine.describe(bouncy) == "#4 rect 100x100 e0.90 f0.25 d2.00 anchored")
     }
 
     @Test func fixedPointFormatting() {

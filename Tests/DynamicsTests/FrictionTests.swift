@@ -24,3 +24,18 @@ private func slideDistance(friction: Double) throws -> Double {
 @Test func boxStaysPutOnA30DegreeRampWithFrictionOne() throws {
     #expect(try slideDistance(friction: 1) < 1)
 }
+
+/// docs/ENGINE.md, "Materials": against a boundary (friction 0.2) an item of friction 1 slides with
+/// sqrt(1 × 0.2) ≈ 0.447. A box thrown along the floor at 400 pt/s decelerates at 0.447 × 1000 pt/s² and stops
+/// after v² / 2a ≈ 179 pt.
+@Test func frictionAgainstTheFloorMixesWithTheBoundaryFrictionPointTwo() throws {
+    let a = makeWorld()
+    let box = try a.addItem(width: 50, height: 50, center: Vec2(100, 575), properties: .init(friction: 1))
+    a.run(seconds: 0.3)
+    try a.addLinearVelocity(Vec2(400, 0), to: box)
+    let start = a.center(box).x
+    a.run(seconds: 2)
+    let slid = a.center(box).x - start
+    let expected = 400 * 400 / (2 * 0.2.squareRoot() * 1000)
+    #expect(abs(slid - expected) < 0.08 * expected, "slid \(slid) pt, expected \(expected)")
+}

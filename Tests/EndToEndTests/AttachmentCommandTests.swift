@@ -64,6 +64,46 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
+        @Test func slidingKeepsTheItemOnItsRailWithinRangeAndMovesWithItsAnchor() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            let body = Int(try #require(try client.ack(#"{"type":"spawn","id":1,"shape":"rect","width":40,"height":40,"x":300,"y":200}"#, id: 1)?.number("body")))
+            let scenes = client.sceneCount
+            let ack = try #require(try client.ack(#"{"type":"attach","id":2,"body":\#(body),"anchor":{"x":300,"y":200},"kind":"sliding","axis":{"dx":1,"dy":1},"range":[-50,100]}"#, id: 2))
+            let id = Int(try #require(ack.number("attachment")))
+            let listed = try #require(client.scene(after: scenes)?.attachments.first)
+            #expect(listed.id == id && listed.kind == .sliding && listed.range == ValueRange(-50, 100) && listed.anchor == Point(300, 200))
+            // Gravity slides it down the 45° rail to the end of its range: 100 pt along (1, 1)/√2.
+            let end = try #require(try client.step(120, id: 3)?.body(body))
+            #expect(abs(end.x - (300 + 100 / 2.0.squareRoot())) < 1.5 && abs(end.y - (200 + 100 / 2.0.squareRoot())) < 1.5,
+                    "(\(end.x), \(end.y))")
+            _ = try #require(try client.ack(.anchor(attachment: id, x: 400, y: 200), id: 4))
+            let moved = try #require(try client.step(60, id: 5)?.body(body))
+            #expect(abs(moved.x - (400 + 100 / 2.0.squareRoot())) < 1.5, "the rail moved with its anchor: x \(moved.x)")
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func fixedWeldsTwoItemsAndPinRangeStopsASwing() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            let wall = Int(try #require(try client.ack(#"{"type":"spawn","id":1,"shape":"rect","width":40,"height":200,"x":200,"y":300,"anchored":true}"#, id: 1)?.number("body")))
+            let beam = Int(try #require(try client.ack(#"{"type":"spawn","id":2,"shape":"rect","width":200,"height":20,"x":320,"y":300}"#, id: 2)?.number("body")))
+            _ = try #require(try client.ack(#"{"type":"attach","id":3,"body":\#(beam),"to_body":\#(wall),"kind":"fixed"}"#, id: 3))
+            let bar = Int(try #require(try client.ack(#"{"type":"spawn","id":4,"shape":"rect","width":160,"height":20,"x":580,"y":100}"#, id: 4)?.number("body")))
+            let scenes = client.sceneCount
+            _ = try #require(try client.ack(#"{"type":"attach","id":5,"body":\#(bar),"anchor":{"x":500,"y":100},"kind":"pin","range":[-0.5,0.5],"friction_torque":0.5}"#, id: 5))
+            let pin = try #require(client.scene(after: scenes)?.attachments.last)
+            #expect(pin.kind == .pin && pin.point == Point(500, 100) && pin.frictionTorque == 0.5 && pin.range == ValueRange(-0.5, 0.5))
+            let after = try #require(try client.step(120, id: 6))
+            let b = try #require(after.body(beam)), p = try #require(after.body(bar))
+            #expect(abs(b.angle) < 0.02 && abs(b.y - 300) < 1.5, "the welded beam holds: y \(b.y), angle \(b.angle)")
+            #expect(abs(p.angle - 0.5) < 0.03, "the pinned bar stops at its range: \(p.angle)")
+            #expect(distance(p.world(Point(-80, 0)), Point(500, 100)) < 1.5)
+            withExtendedLifetime(server) {}
+        }
+
         @Test func anchorDetachAndAttachAnswerUnknownIDsWithTheFieldsName() throws {
             let server = try ServerProcess(["--scene", "default"])
             let client = try server.connect()

@@ -20,10 +20,10 @@ extension EndToEnd {
             return (server, control, body)
         }
 
-        /// Starts the client on a 100 x 31 terminal and waits for its first connected frame.
+        /// Starts the client on a 100 x 32 terminal (world area 100 x 30) and waits for its first connected frame.
         private func startClient(port: UInt16) throws -> PseudoTerminalClient {
-            let client = try PseudoTerminalClient(arguments: ["--port", String(port), "--name", "pty"], columns: 100, rows: 31)
-            let connected = client.read { $0.contains(bytes: Array(" | client ".utf8)) }
+            let client = try PseudoTerminalClient(arguments: ["--port", String(port), "--name", "pty"], columns: 100, rows: 32)
+            let connected = client.read { $0.contains(bytes: Array(" connected | scene ".utf8)) }
             #expect(connected, "no connected status line in: \(String(decoding: client.output, as: UTF8.self).suffix(300))")
             #expect(client.output.starts(with: Self.enterModes))
             return client
@@ -65,7 +65,7 @@ extension EndToEnd {
             let client = try startClient(port: server.port)
             // The cursor starts at the centre (400, 300), on the box: d grabs it, five cells right drags it.
             client.type("d")
-            client.type("lllll")
+            client.type(String(repeating: "\u{1B}[C", count: 5))
             let dragged = control.nextSnapshot(timeout: 5) { snapshot in
                 snapshot.drags.contains { $0.body == body && $0.name == "pty" && abs($0.x - 450) < 0.001 }
             }

@@ -60,8 +60,11 @@ final class PseudoTerminalClient {
     /// what the client wrote last (the leave-modes bytes) once the last terminal-side handle closes.
     private let terminal: FileHandle
     private(set) var output: [UInt8] = []
+    /// The screen as a person would see it, kept up to date with everything read.
+    let screen: ClientScreen
 
-    init(arguments: [String], columns: Int, rows: Int) throws {
+    init(arguments: [String], columns: Int, rows: Int, environment extra: [String: String] = [:]) throws {
+        screen = ClientScreen(columns: columns, rows: rows)
         let pty = try PseudoTerminalCalls()
         master = pty.openMaster(O_RDWR | O_NOCTTY)
         guard master >= 0, pty.grant(master) == 0, pty.unlock(master) == 0 else {
@@ -85,6 +88,7 @@ final class PseudoTerminalClient {
         environment["TERM"] = "xterm-256color"
         environment["COLORTERM"] = "truecolor"
         environment["NO_COLOR"] = nil
+        environment.merge(extra) { _, new in new }
         process.executableURL = URL(fileURLWithPath: ServerProcess.dynclientPath)
         process.arguments = arguments
         process.environment = environment
@@ -120,6 +124,12 @@ final class PseudoTerminalClient {
         return true
     }
 
+    /// Reads until `predicate` holds for the screen; false after `timeout` seconds.
+    @discardableResult
+    func waitForScreen(timeout: Double = 10, _ predicate: (ClientScreen) -> Bool) -> Bool {
+        read(timeout: timeout) { _ in predicate(self.screen) }
+    }
+
     /// After the client exited: reads what it wrote until the terminal stays quiet for 200 ms.
     func readToEnd(timeout: Double = 10) {
         let deadline = Date().addingTimeInterval(timeout)
@@ -145,6 +155,7 @@ final class PseudoTerminalClient {
         let count = chunk.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
         guard count > 0 else { return false }
         output += chunk[0..<count]
+        screen.feed(chunk[0..<count])
         return true
     }
 }

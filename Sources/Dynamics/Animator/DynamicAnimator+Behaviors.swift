@@ -6,11 +6,12 @@ enum StoredBehavior {
     case attachment(BehaviorID, AttachmentBehavior)
     case snap(BehaviorID, SnapBehavior)
     case item(BehaviorID, DynamicItemBehavior)
+    case drag(BehaviorID, DragBehavior)
 
     var id: BehaviorID {
         switch self {
         case .gravity(let id, _), .collision(let id, _), .push(let id, _), .attachment(let id, _), .snap(let id, _),
-             .item(let id, _):
+             .item(let id, _), .drag(let id, _):
             return id
         }
     }
@@ -191,6 +192,7 @@ extension DynamicAnimator {
         case .attachment(_, let a): jointsDirty = true; wakeAttached(a)
         case .snap(_, let s): jointsDirty = true; derivedDirty = true; touched(indexOf[s.item])
         case .item: setRunning(true)
+        case .drag(_, let d): jointsDirty = true; touched(indexOf[d.item])
         }
         return true
     }
@@ -273,6 +275,8 @@ extension DynamicAnimator {
             case .item(let bid, var d):
                 d.items.removeAll { $0 == id }
                 kept.append(.item(bid, d))
+            case .drag(_, let d):
+                if d.item != id { kept.append(b) }
             }
         }
         behaviors = kept

@@ -4,7 +4,10 @@ extension DynamicAnimator {
     func rebuildDerivedIfNeeded() {
         if segmentsDirty { rebuildSegments() }
         if derivedDirty { rebuildBodyInputs() }
-        if jointsDirty { rebuildJoints() }
+        if jointsDirty {
+            rebuildJoints()
+            rebuildMouseJoints()
+        }
         segmentsDirty = false
         derivedDirty = false
         jointsDirty = false

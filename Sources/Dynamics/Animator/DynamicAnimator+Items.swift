@@ -43,6 +43,7 @@ extension DynamicAnimator {
         world.removeBody(at: i)
         indexOf[id] = nil
         for k in i..<world.bodies.count { indexOf[world.bodies[k].id] = k }
+        dropJointAttachments(holding: id)
         derivedDirty = true
         jointsDirty = true
         rebuildDerivedIfNeeded()
@@ -57,6 +58,10 @@ extension DynamicAnimator {
         indexOf.removeAll()
         behaviors.removeAll()
         behaviorIndex.removeAll()
+        fields.removeAll()
+        jointAttachments.removeAll()
+        groups.removeAll()
+        world.constraintJoints.removeAll()
         derivedDirty = true
         segmentsDirty = true
         jointsDirty = true

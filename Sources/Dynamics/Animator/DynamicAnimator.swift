@@ -35,6 +35,13 @@ public final class DynamicAnimator {
     var indexOf: [ItemID: Int] = [:]
     var behaviors: [StoredBehavior] = []
     var behaviorIndex: [BehaviorID: Int] = [:]
+    /// Fields, in insertion order (DynamicAnimator+Fields.swift).
+    var fields: [(id: BehaviorID, field: FieldBehavior)] = []
+    /// Fixed, sliding and pin attachments (DynamicAnimator+JointAttachments.swift).
+    var jointAttachments: [JointAttachmentEntry] = []
+    var constraintJointsDirty = false
+    /// Item groups (DynamicAnimator+Groups.swift).
+    var groups: [GroupEntry] = []
     /// Per-body gravity, collision masks and joints must be rebuilt before the next step.
     var derivedDirty = true
     var segmentsDirty = true
@@ -55,7 +62,9 @@ public final class DynamicAnimator {
     public func step() {
         guard isRunning else { return }
         rebuildDerivedIfNeeded()
+        rebuildConstraintJointsIfNeeded()
         applyPushes()
+        applyFields()
         world.step()
         elapsedTime += world.dt
         stepCount += 1

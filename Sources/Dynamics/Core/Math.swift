@@ -59,8 +59,7 @@ struct Rot: Sendable {
     }
 
     init(angle: Double) {
-        c = cosine(angle)
-        s = sine(angle)
+        (s, c) = Trig.sinCos(angle)
     }
 
     @inline(__always) func rotate(_ v: Vec2) -> Vec2 { Vec2(c * v.x - s * v.y, s * v.x + c * v.y) }
@@ -76,8 +75,9 @@ struct Rot: Sendable {
     }
 }
 
-@inline(__always) func sine(_ x: Double) -> Double { sin(x) }
-@inline(__always) func cosine(_ x: Double) -> Double { cos(x) }
+// dyn's own (Core/Trig.swift): libm's differ between platforms, which would break cross-platform determinism.
+@inline(__always) func sine(_ x: Double) -> Double { Trig.sin(x) }
+@inline(__always) func cosine(_ x: Double) -> Double { Trig.cos(x) }
 @inline(__always) func arcTangent2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 
 /// Wraps an angle to [-pi, pi] so that angular springs take the short way round.

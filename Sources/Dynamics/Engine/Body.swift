@@ -41,6 +41,8 @@ struct Body {
     var boundaryMask: UInt64 = 0
     /// Bit set of collision behavior slots whose reference bounds confine the body (for the escape guard).
     var boundsMask: UInt64 = 0
+    /// Item group (0 = none): bodies of one group never collide with each other.
+    var group: Int32 = 0
 
     var isDynamicAwake: Bool { awake && !isStatic }
 }

@@ -15,8 +15,14 @@ enum Tuning {
     static let contactPushMaxVelocity = 300.0
     /// Softness of rigid joints.
     static let jointDampingRatio = 2.0
-    /// Approach speed below which collisions do not bounce.
+    /// Material of boundaries, which UIKit never sets (Box2D's fixture defaults). Contacts mix materials as
+    /// UIKit's engine does: friction sqrt(fA × fB), elasticity max(eA, eB).
+    static let boundaryFriction = 0.2
+    static let boundaryElasticity = 0.0
+    /// Approach speed (measured before the step) below which collisions do not bounce, and the rigid passes
+    /// that solve a bouncing step's contacts together (Engine/Restitution.swift; Box2D 2.4's 8 iterations).
     static let restitutionThreshold = 100.0
+    static let restitutionIterations = 8
     /// A body slower than this (pt/s, including rotation at its bounding radius) counts as resting.
     static let sleepLinearTolerance = 5.0
     static let timeToSleep = 0.5
@@ -28,4 +34,13 @@ enum Tuning {
     static let snapMinDampingRatio = 0.3
     /// Distance below which a distance attachment is solved as a point constraint.
     static let pointJointLength = 0.5
+    /// Drag (mouse joint): spring frequency (Hz) and damping ratio, the error its spring sees at most (pt:
+    /// at 15 Hz a pull of at most ~90 g), the largest acceleration it may give its item (pt/s², 100 g:
+    /// strong enough to lift anything, weak enough that contacts and rods win), and the rate (1/s) at which
+    /// it damps the item's spin.
+    static let dragHertz = 15.0
+    static let dragDampingRatio = 0.7
+    static let dragMaxStretch = 10.0
+    static let dragMaxAcceleration = 100_000.0
+    static let dragAngularDamping = 4.0
 }

@@ -185,38 +185,6 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
     s[dummy].w = 0
 }
 
-/// Box2D v3's restitution pass: after the sub-steps, make fast-approaching points bounce back.
-func applyRestitution(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeMutablePointer<SolverBody>,
-                      dummy: Int) {
-    for k in 0..<contacts.count where contacts[k].active && contacts[k].restitution > 0 {
-        let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
-        let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
-        var vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
-        let n = contacts[k].normal, e = contacts[k].restitution
-        @inline(__always) func bounce(_ p: inout ContactPoint) {
-            guard p.relativeVelocity < -Tuning.restitutionThreshold, p.maxNormalImpulse > 0 else { return }
-            let rA = p.anchorA, rB = p.anchorB
-            let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-            let vn = dv.dot(n)
-            var impulse = -p.normalMass * (vn + e * p.relativeVelocity)
-            let newImpulse = max(p.normalImpulse + impulse, 0)
-            impulse = newImpulse - p.normalImpulse
-            p.normalImpulse = newImpulse
-            let P = n * impulse
-            vA = vA - P * mA
-            wA -= iA * rA.cross(P)
-            vB = vB + P * mB
-            wB += iB * rB.cross(P)
-        }
-        bounce(&contacts[k].p0)
-        if contacts[k].pointCount > 1 { bounce(&contacts[k].p1) }
-        s[ia].v = vA; s[ia].w = wA
-        s[ib].v = vB; s[ib].w = wB
-    }
-    s[dummy].v = .zero
-    s[dummy].w = 0
-}
-
 @inline(__always)
 private func currentSeparation(_ p: ContactPoint, _ n: Vec2, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Double {
     (dp + qB.rotate(p.anchorB) - qA.rotate(p.anchorA)).dot(n) + p.adjustedSeparation

@@ -29,7 +29,7 @@ extension PhysicsWorld {
         let a = bodies[p]
         if q < bodies.count {
             let b = bodies[q]
-            return !(a.isStatic && b.isStatic) && a.itemMask & b.itemMask != 0
+            return !(a.isStatic && b.isStatic) && a.itemMask & b.itemMask != 0 && (a.group == 0 || a.group != b.group)
         }
         return !a.isStatic && a.boundaryMask & (1 << UInt64(segments[q - bodies.count].slot)) != 0
     }
@@ -89,8 +89,8 @@ extension PhysicsWorld {
                                                   normals: snb.baseAddress! + seg.vertexStart, count: 2)
                                 contact = Contact(bodyA: Int32(p), bodyB: -1, segment: Int32(s),
                                                   keyA: bodies[p].id, keyB: seg.key)
-                                contact.friction = bodies[p].friction
-                                contact.restitution = bodies[p].elasticity
+                                contact.friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
+                                contact.restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
                             }
                             let m = collide(viewA, viewB, margin: expansion[p] + expansion[q])
                             guard m.count > 0 else { continue }

@@ -44,6 +44,10 @@ extension PhysicsWorld {
             let a = Int(j.bodyA), b = Int(j.bodyB)
             if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
         }
+        for j in constraintJoints where j.bodyA >= 0 {
+            let a = Int(j.bodyA), b = Int(j.bodyB)
+            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
+        }
         islandAwake.removeAll(keepingCapacity: true)
         islandAwake.append(contentsOf: repeatElement(false, count: n))
         for i in 0..<n where bodies[i].isDynamicAwake { islandAwake[root(i)] = true }
@@ -107,27 +111,54 @@ extension PhysicsWorld {
         // unsafe buffers do not overlap an access to `self`.
         let bodyArray = bodies
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
-        swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints)
-        defer { swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints) }
+        var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
+        swap(&saved, &savedImpulses)
+        defer { swap(&saved, &savedImpulses) }
+        swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
+        swap(&xs, &constraintJoints)
+        defer {
+            swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
+            swap(&xs, &constraintJoints)
+        }
         bodyArray.withUnsafeBufferPointer { bodyBuf in
             st.withUnsafeMutableBufferPointer { sb in
                 mo.withUnsafeBufferPointer { mb in
                     cs.withUnsafeMutableBufferPointer { cb in
                         js.withUnsafeMutableBufferPointer { jb in
+                          ms.withUnsafeMutableBufferPointer { mj in
+                          xs.withUnsafeMutableBufferPointer { xb in
                             let s = sb.baseAddress!
                             prepareContacts(cb, s, dummy: dummy)
                             prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
+                            prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)
+                            prepareConstraintJoints(xb, s, bodyBuf, dummy: dummy)
                             for _ in 0..<substeps {
                                 integrateVelocities(s, mb, h: h, maxW: maxW)
+                                warmStartMouseJoints(mj, s)
                                 warmStartJoints(jb, s, dummy: dummy)
+                                warmStartConstraintJoints(xb, s, dummy: dummy)
                                 warmStartContacts(cb, s, dummy: dummy)
+                                solveMouseJoints(mj, s)
                                 solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
+                                solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: true)
                                 solveContacts(cb, s, dummy: dummy, cctx, useBias: true)
                                 integratePositions(s, count: dummy, h: h, maxW: maxW)
+                                solveMouseJoints(mj, s)
                                 solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
+                                solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
                                 solveContacts(cb, s, dummy: dummy, cctx, useBias: false)
                             }
-                            applyRestitution(cb, s, dummy: dummy)
+                            if needsRestitution(cb) {
+                                saveNormalImpulses(cb, into: &saved)
+                                for _ in 0..<Tuning.restitutionIterations {
+                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
+                                    solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
+                                    solveRestitution(cb, s, dummy: dummy, invH: 1 / h)
+                                }
+                                restoreNormalImpulses(cb, from: saved)
+                            }
+                          }
+                          }
                         }
                     }
                 }

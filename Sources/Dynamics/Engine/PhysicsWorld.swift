@@ -27,6 +27,10 @@ struct PhysicsWorld {
 
     var contacts: [Contact] = []
     var joints: [Joint] = []
+    /// Drags (`DragBehavior`), solved before the other joints (Engine/MouseJoint.swift).
+    var mouseJoints: [MouseJoint] = []
+    /// Weld, slide and pin joints (Engine/ConstraintJoint.swift).
+    var constraintJoints: [ConstraintJoint] = []
     /// false: bodies never sleep, so the animator never pauses while it has a movable item.
     var sleepingEnabled = true
     var events: [ContactEvent] = []
@@ -47,6 +51,7 @@ struct PhysicsWorld {
     var parent: [Int32] = []
     var islandAwake: [Bool] = []
     var islandSleep: [Double] = []
+    var savedImpulses: [Double] = []
 
     init(stepHz: Double) {
         self.stepHz = stepHz
@@ -123,6 +128,8 @@ struct PhysicsWorld {
             if joints[k].bodyA > r32 { joints[k].bodyA -= 1 }
             if joints[k].bodyB > r32 { joints[k].bodyB -= 1 }
         }
+        mouseJoints.removeAll { $0.body == r32 }
+        for k in 0..<mouseJoints.count where mouseJoints[k].body > r32 { mouseJoints[k].body -= 1 }
         logDiameterSum -= logDiameter(bodies[r])
         bodies.remove(at: r)
         infos.remove(at: r)
@@ -134,6 +141,7 @@ struct PhysicsWorld {
         for c in contacts where c.touching { emit(endedEvent(c)) }
         contacts.removeAll()
         joints.removeAll()
+        mouseJoints.removeAll()
         bodies.removeAll()
         infos.removeAll()
         logDiameterSum = 0

@@ -108,11 +108,21 @@ struct HTTPReply {
         body = String(text[split.upperBound...])
     }
 
-    /// Sends `request` as is to `127.0.0.1:port` and reads the answer until the server closes.
+    /// Sends `request` as is to `127.0.0.1:port` and reads the answer until the server closes (or, for a
+    /// server that keeps the connection open, until the body announced by Content-Length is in).
     static func exchange(port: UInt16, _ request: String, timeout: Double = 10) throws -> HTTPReply? {
         let socket = try BlockingSocket(port: port)
         try socket.send(request)
-        return HTTPReply(socket.receiveUntilClosed(timeout: timeout))
+        let deadline = Date().addingTimeInterval(timeout)
+        var bytes: [UInt8] = []
+        while !socket.isClosedByPeer, Date() < deadline {
+            bytes += socket.receive(timeout: max(0, deadline.timeIntervalSinceNow))
+            if let reply = HTTPReply(bytes), let length = reply.headers["content-length"].flatMap({ Int($0) }),
+               reply.body.utf8.count >= length {
+                return reply
+            }
+        }
+        return HTTPReply(bytes)
     }
 
     /// `GET path` over HTTP/1.1.

@@ -1,0 +1,159 @@
+import Testing
+@testable import Dynamics
+
+/// Fields (docs/UIKIT.md, Fields): each formula measured on a 100 x 100 item of density 1 (mass 1) in a world
+/// without gravity or collisions. 1 m = 100 pt; a field of 1 m/s² changes a velocity by 100/60 pt/s per step.
+private func fieldWorld(_ field: FieldBehavior, itemAt center: Vec2, velocity: Vec2 = .zero, charge: Double = 0,
+                        gravity: Bool = false) throws -> (DynamicAnimator, ItemID) {
+    let a = makeWorld(gravity: gravity, collision: false)
+    let id = try a.addItem(width: 100, height: 100, center: center, velocity: velocity,
+                           properties: ItemProperties(allowsRotation: false, charge: charge))
+    _ = try a.add(field)
+    return (a, id)
+}
+
+/// The acceleration (pt/s²) the field gave the item in one step.
+private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec2 = .zero, charge: Double = 0) throws -> Vec2 {
+    let (a, id) = try fieldWorld(field, itemAt: center, velocity: velocity, charge: charge)
+    a.step()
+    return (a.item(id)!.velocity - velocity) * 60
+}
+
+@Test func radialGravityPullsTowardItsPositionWithFalloff0And2() throws {
+    var field = FieldBehavior(kind: .radialGravity, position: Vec2(200, 300), strength: 2)
+    let near = try acceleration(field, at: Vec2(300, 300))
+    let far = try acceleration(field, at: Vec2(400, 300))
+    #expect(abs(near.x + 200) < 1e-6 && abs(near.y) < 1e-9, "falloff 0, 1 m: \(near)")
+    #expect(abs(far.x + 200) < 1e-6, "falloff 0, 2 m: the same \(far)")
+    field.falloff = 2
+    let near2 = try acceleration(field, at: Vec2(300, 300))
+    let far2 = try acceleration(field, at: Vec2(400, 300))
+    #expect(abs(near2.x + 200) < 1e-6, "falloff 2, 1 m: \(near2)")
+    #expect(abs(far2.x + 50) < 1e-6, "falloff 2, 2 m: a quarter \(far2)")
+    // Below the minimum radius the field is as strong as at the minimum radius.
+    field.minimumRadius = 200
+    let clamped = try acceleration(field, at: Vec2(300, 300))
+    #expect(abs(clamped.x + 50) < 1e-6, "\(clamped)")
+}
+
+@Test func linearGravityAcceleratesAlongItsDirectionRegardlessOfMass() throws {
+    var field = FieldBehavior(kind: .linearGravity, position: Vec2(0, 0), strength: 3)
+    field.direction = Vec2(1, 0)
+    let a = try acceleration(field, at: Vec2(400, 300))
+    #expect(abs(a.x - 300) < 1e-6 && abs(a.y) < 1e-9)
+}
+
+@Test func springPullsInProportionToDistanceAndInverselyToMass() throws {
+    let field = FieldBehavior(kind: .spring, position: Vec2(200, 300), strength: 1)
+    let oneMeter = try acceleration(field, at: Vec2(300, 300))
+    let twoMeters = try acceleration(field, at: Vec2(400, 300))
+    #expect(abs(oneMeter.x + 100) < 1e-6 && abs(twoMeters.x + 200) < 1e-6, "\(oneMeter) \(twoMeters)")
+}
+
+@Test func vortexTurnsCounterClockwiseOnScreen() throws {
+    let field = FieldBehavior(kind: .vortex, position: Vec2(400, 300), strength: 1)
+    let right = try acceleration(field, at: Vec2(500, 300))
+    #expect(abs(right.y + 100) < 1e-6 && abs(right.x) < 1e-9, "an item to the right is pushed up: \(right)")
+    let above = try acceleration(field, at: Vec2(400, 200))
+    #expect(abs(above.x + 100) < 1e-6, "an item above is pushed left: \(above)")
+}
+
+@Test func dragFieldSlowsQuadratically() throws {
+    // dv/dt = -|v| v (m/s): from 3 m/s, v(t) = 3 / (1 + 3 t), 0.75 m/s after 1 s.
+    let (a, id) = try fieldWorld(FieldBehavior(kind: .drag, position: .zero), itemAt: Vec2(100, 300), velocity: Vec2(300, 0))
+    a.run(seconds: 1)
+    let v = a.item(id)!.velocity.x
+    #expect(abs(v - 75) < 1.5, "after 1 s: \(v) pt/s")
+}
+
+@Test func velocityFieldReachesItsVelocityAndHoldsItAgainstGravity() throws {
+    var field = FieldBehavior(kind: .velocity, position: Vec2(400, 300))
+    field.direction = Vec2(1.5, 0)
+    let (a, id) = try fieldWorld(field, itemAt: Vec2(100, 300), velocity: Vec2(0, 200), gravity: true)
+    a.run(seconds: 0.5)
+    let v = a.item(id)!.velocity
+    #expect(abs(v.x - 150) < 1e-6 && abs(v.y) < 1e-6, "terminal velocity \(v)")
+}
+
+@Test func regionLimitsWhereAFieldActs() throws {
+    var field = FieldBehavior(kind: .linearGravity, position: Vec2(400, 300))
+    field.region = .circle(radius: 150)
+    #expect(try acceleration(field, at: Vec2(500, 300)).y > 99)
+    #expect(try acceleration(field, at: Vec2(600, 300)) == .zero)
+    field.region = .inverse(.circle(radius: 150))
+    #expect(try acceleration(field, at: Vec2(600, 300)).y > 99)
+    field.region = .rect(width: 100, height: 400)
+    #expect(try acceleration(field, at: Vec2(400, 480)).y > 99)
+    #expect(try acceleration(field, at: Vec2(460, 300)) == .zero)
+}
+
+@Test func electricForceFollowsTheSignOfTheCharge() throws {
+    let field = FieldBehavior(kind: .electric, position: Vec2(400, 300), strength: 1)
+    let positive = try acceleration(field, at: Vec2(500, 300), charge: 1)
+    let negative = try acceleration(field, at: Vec2(500, 300), charge: -2)
+    let neutral = try acceleration(field, at: Vec2(500, 300), charge: 0)
+    #expect(abs(positive.x - 100) < 1e-6, "like charges repel: \(positive)")
+    #expect(abs(negative.x + 200) < 1e-6, "unlike charges attract, twice as hard: \(negative)")
+    #expect(neutral == .zero)
+}
+
+@Test func magneticForceIsPerpendicularToTheVelocity() throws {
+    let field = FieldBehavior(kind: .magnetic, position: Vec2(400, 300), strength: 1)
+    let a = try acceleration(field, at: Vec2(500, 300), velocity: Vec2(100, 0), charge: 1)
+    // F = q (vy, -vx) with v = (1, 0) m/s: (0, -1) N, 100 pt/s² up.
+    #expect(abs(a.y + 100) < 1e-6 && abs(a.x) < 1e-6, "\(a)")
+}
+
+@Test func noiseIsBoundedSmoothAndDeterministicPerSeed() {
+    var field = FieldBehavior(kind: .noise, position: .zero)
+    field.smoothness = 0.5
+    field.animationSpeed = 1
+    field.seed = 42
+    var other = field
+    other.seed = 43
+    var differs = 0
+    for k in 0..<2000 {
+        let p = Vec2(Double(k % 50) * 17.3, Double(k / 50) * 13.1)
+        let t = Double(k) * 0.01
+        let v = FieldNoise.vector(field, at: p, time: t)
+        #expect(abs(v.x) <= 1 && abs(v.y) <= 1)
+        #expect(v == FieldNoise.vector(field, at: p, time: t), "same seed, same vector")
+        if v != FieldNoise.vector(other, at: p, time: t) { differs += 1 }
+        // Smooth: 1 pt away the vector changes by little (the grain is 262.5 pt here).
+        let near = FieldNoise.vector(field, at: p + Vec2(1, 0), time: t)
+        #expect((near - v).length < 0.05)
+    }
+    #expect(differs > 1900, "another seed gives another field")
+}
+
+@Test func noiseFieldMovesItemsTheSameWayEveryRun() throws {
+    func run() throws -> UInt64 {
+        var field = FieldBehavior(kind: .noise, position: Vec2(400, 300), strength: 5)
+        field.animationSpeed = 2
+        field.seed = 7
+        let a = makeWorld(gravity: false)
+        for k in 0..<6 { _ = try a.addItem(width: 40, height: 40, center: Vec2(100 + Double(k) * 110, 300)) }
+        _ = try a.add(field)
+        a.run(seconds: 2)
+        return transformHash(a)
+    }
+    #expect(try run() == run())
+}
+
+@Test func turbulenceActsOnlyOnMovingItems() throws {
+    let field = FieldBehavior(kind: .turbulence, position: Vec2(400, 300), strength: 10)
+    #expect(try acceleration(field, at: Vec2(420, 310)) == .zero)
+    #expect(try acceleration(field, at: Vec2(420, 310), velocity: Vec2(200, 0)) != .zero)
+}
+
+@Test func invalidFieldsAreRejected() {
+    let a = makeWorld()
+    var field = FieldBehavior(kind: .radialGravity, position: Vec2(.nan, 0))
+    #expect(throws: DynamicsError.self) { try a.add(field) }
+    field.position = .zero
+    field.falloff = -1
+    #expect(throws: DynamicsError.self) { try a.add(field) }
+    field.falloff = 0
+    field.region = .circle(radius: 0)
+    #expect(throws: DynamicsError.self) { try a.add(field) }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// `dynbench physics` run as a process: Box2D v3's benchmark scenes, `--wake-one` and `--compare-box2d3`
+/// (against a stand-in harness script, since the real one is built outside the repository). Sizes are tiny:
+/// these check what the commands build and print, not how fast anything is.
+@Suite struct DynbenchPhysicsTests {
+    /// Each scene at a small size: one line, with the number of dynamic items its geometry implies.
+    @Test(arguments: [
+        ("pyramid", 4, 10), ("rain", 20, 20), ("large_pyramid", 3, 6), ("many_pyramids", 1, 55),
+        // 10 × 10 circles, 7 anchored at the top of the middle columns.
+        ("joint_grid", 10, 93), ("tumbler", 3, 9),
+        // The hammer plus 6 columns × 4 rows.
+        ("smash", 6, 25), ("spinner", 30, 30),
+    ])
+    func sceneBuildsItsBodies(scene: String, size: Int, bodies: Int) throws {
+        let run = try BenchProcess.run(["physics", "--scene", scene, "--size", "\(size)", "--steps", "12", "--no-sleep"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.count == 1)
+        let line = try #require(run.lines.first)
+        #expect(line["engine"] as? String == "dyn")
+        #expect(line["scene"] as? String == scene)
+        #expect(line["bodies"] as? Int == bodies)
+        #expect(line["steps"] as? Int == 12)
+        #expect((line["ms_per_step_median"] as? Double ?? -1) > 0)
+    }
+
+    /// The pyramid stands: after 1 s its top box is where it started (within 1 cm).
+    @Test func largePyramidStands() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "large_pyramid", "--size", "5", "--steps", "60", "--no-sleep"])
+        let line = try #require(run.lines.first)
+        #expect(abs((line["top_y_end"] as? Double ?? 0) - 4.5) < 0.01)
+        #expect((line["max_disp_end"] as? Double ?? 1) < 0.01)
+    }
+
+    /// The tumbler's velocity motors turn its walls, which carry the boxes round: they end far from where
+    /// they started.
+    @Test func tumblerTurnsItsContents() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "tumbler", "--size", "4", "--steps", "240"])
+        let line = try #require(run.lines.first)
+        #expect((line["max_disp_end"] as? Double ?? 0) > 5)
+        #expect(line["settled"] as? Bool == false)
+    }
+
+    /// `--wake-one`: a pyramid settles, then its top box (the last one added: ground is item 1) is pushed
+    /// and stays awake for the timed steps.
+    @Test func wakeOneSettlesThenKeepsTheTopBoxAwake() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "30", "--wake-one"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.lines.first)
+        #expect(line["mode"] as? String == "wake_one")
+        #expect(line["settled_before_push"] as? Bool == true)
+        #expect((line["settle_steps"] as? Int ?? 0) > 0)
+        #expect(line["pushed_item"] as? Int == 11)
+        #expect(line["settled"] as? Bool == false)
+        #expect((line["moving_end"] as? Int ?? 0) >= 1)
+        #expect((line["top_y_end"] as? Double ?? 0) > 3.4)
+    }
+
+    @Test func wakeOneRefusesNoSleep() throws {
+        let run = try BenchProcess.run(["physics", "--wake-one", "--no-sleep"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--wake-one needs sleeping"))
+    }
+
+    /// `--compare-box2d3`: dyn and the harness alternate, the harness gets the same scene, size, steps and
+    /// sleep setting, and the last line holds both medians and their ratio.
+    @Test func compareAlternatesRunsAndPrintsTheRatio() throws {
+        let dir = try BenchProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fake = try BenchProcess.fakeHarness(median: 0.25, in: dir)
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "20", "--no-sleep",
+                                        "--compare-box2d3", fake.script.path, "--rounds", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.map { $0["engine"] as? String ?? $0["compare"] as? String ?? "?" }
+            == ["dyn", "box2d-fake", "dyn", "box2d-fake", "box2d3"])
+        let calls = try String(contentsOf: fake.log, encoding: .utf8).split(separator: "\n")
+        #expect(calls == ["pyramid 4 20 --no-sleep", "pyramid 4 20 --no-sleep"])
+        let summary = try #require(run.lines.last)
+        #expect(summary["box2d_ms_per_step_median"] as? Double == 0.25)
+        let dynMedians = [run.lines[0], run.lines[2]].map { $0["ms_per_step_median"] as? Double ?? 0 }
+        let dyn = try #require(summary["dyn_ms_per_step_median"] as? Double)
+        #expect(abs(dyn - (dynMedians[0] + dynMedians[1]) / 2) < 1e-3)
+        let ratio = try #require(summary["ratio_dyn_over_box2d"] as? Double)
+        #expect(abs(ratio - dyn / 0.25) < 1e-3)
+    }
+
+    /// A scene the harness does not have is run by dyn alone and reported as missing; the harness is not run.
+    @Test func compareReportsAMissingScene() throws {
+        let dir = try BenchProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fake = try BenchProcess.fakeHarness(median: 0.25, in: dir)
+        let run = try BenchProcess.run(["physics", "--scene", "joint_grid", "--size", "3", "--steps", "12",
+                                        "--compare-box2d3", fake.script.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.count == 2)
+        #expect(run.lines.last?["harness_lacks"] as? String == "joint_grid")
+        #expect(!FileManager.default.fileExists(atPath: fake.log.path))
+    }
+
+    @Test func compareRefusesAMissingHarness() throws {
+        let run = try BenchProcess.run(["physics", "--compare-box2d3", "/nonexistent/bench3"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("is not an executable file"))
+    }
+}

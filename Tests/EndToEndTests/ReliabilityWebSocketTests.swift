@@ -1,0 +1,109 @@
+import CWslay
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// The reliability checks of the TCP suites, for WebSockets: a thousand idle WebSockets are all served,
+    /// and churn of every kind (orderly Close, resets mid-frame and mid-drag, half handshakes, plain HTTP)
+    /// leaves no descriptor, memory, drag or client behind. `DYN_WS_CHURN` sets the churn count (500; 5 000
+    /// in soak).
+    @Suite(.serialized)
+    struct ReliabilityWebSocketTests {
+        enum Departure: Int, CaseIterable {
+            case orderlyClose, resetMidFrame, resetMidDrag, halfHandshake, plainHTTP
+        }
+
+        static func churnOnce(_ departure: Departure, port: UInt16, body: Int) throws {
+            switch departure {
+            case .orderlyClose:
+                let client = try WebSocketClient(port: port)
+                _ = client.nextFrame(timeout: 5)
+                try client.sendRaw(client.endpoint.close(code: 1000))
+                _ = client.closeStatus(timeout: 5)
+            case .resetMidFrame:
+                let client = try WebSocketClient(port: port)
+                let frame = Array(#"{"type":"tap","x":400,"y":300}"#.utf8).withUnsafeBytes { client.endpoint.text($0) }
+                try client.sendRaw(Array(frame.prefix(frame.count / 2)))
+                client.socket.reset()
+            case .resetMidDrag:
+                let client = try WebSocketClient(port: port)
+                let answer = try client.request(#"{"type":"drag","phase":"begin","x":400,"y":300,"body":\#(body),"id":1}"#, id: .int(1))
+                guard case .ack? = answer else { throw EndToEndError("drag begin not acked: \(String(describing: answer))") }
+                client.socket.reset()
+            case .halfHandshake:
+                let socket = try BlockingSocket(port: port)
+                try socket.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websock")
+                socket.reset()
+            case .plainHTTP:
+                guard try HTTPReply.get(port: port, "/healthz")?.status == 200 else { throw EndToEndError("healthz failed") }
+            }
+        }
+
+        @Test func churnedWebSocketsLeaveNoDescriptorMemoryOrDragBehind() throws {
+            let count = Reliability.count("DYN_WS_CHURN", quick: 500, soak: 5_000)
+            let server = try ServerProcess(["--scene", "push"])
+            let http = try #require(server.httpPort)
+            let observer = try server.connect()
+            let body = try #require(observer.join().scene?.bodies.first?.id)
+            for i in 0..<40 { try Self.churnOnce(Departure(rawValue: i % 5)!, port: http, body: body) }
+            #expect(observer.answersPing())
+            let probe = server.probe
+            usleep(500_000)
+            let baselineFDs = probe.openDescriptors
+            let baselineKB = probe.residentKB
+
+            var failures: [String] = []
+            for i in 0..<count {
+                do { try Self.churnOnce(Departure(rawValue: i % 5)!, port: http, body: body) } catch {
+                    failures.append("#\(i): \(error)")
+                }
+            }
+            #expect(failures.isEmpty, "\(failures.count) churn failures, first: \(failures.prefix(3))")
+            #expect(observer.answersPing(), "the long-lived TCP client is still served")
+            let settled = Reliability.eventually(timeout: 10) { probe.openDescriptors <= baselineFDs }
+            let afterFDs = probe.openDescriptors
+            let afterKB = probe.residentKB
+            print("websocket churn \(count): fds \(baselineFDs) -> \(afterFDs), RSS \(baselineKB) KB -> \(afterKB) KB")
+            #expect(settled, "descriptors \(baselineFDs) before, \(afterFDs) after \(count) connections")
+            #expect(Reliability.isSanitized || afterKB - baselineKB < 5 * 1024, "RSS \(baselineKB) KB before, \(afterKB) KB after")
+
+            let fresh = try WebSocketClient(port: http)
+            let snapshot = try #require(fresh.join().snapshot)
+            #expect(snapshot.drags.isEmpty, "drags left behind: \(snapshot.drags)")
+            #expect(snapshot.clients == 2, "only the observer and the fresh client are connected")
+        }
+
+        @Test func thousandIdleWebSocketsAllGetWelcomeAndTheLastIsAnswered() throws {
+            let count = 1_000
+            let limit = Reliability.raiseFileLimit(to: 4_096)
+            try #require(limit >= UInt64(count + 100), "RLIMIT_NOFILE \(limit) is too low for \(count) connections")
+            let server = try ServerProcess(["--max-clients", "2000", "--scene", "empty"])
+            let http = try #require(server.httpPort)
+            let probe = server.probe
+            let baselineFDs = probe.openDescriptors
+            let baselineKB = probe.residentKB
+            var clients: [WebSocketClient] = []
+            var welcomed = 0
+            for _ in 0..<count {
+                let client = try WebSocketClient(port: http)
+                if case .welcome? = client.next(timeout: 10) { welcomed += 1 }
+                clients.append(client)
+            }
+            #expect(welcomed == count)
+            #expect(probe.openDescriptors == baselineFDs + count)
+            #expect(clients[count - 1].answersPing(timeout: 10), "a command on the last WebSocket is answered")
+            #expect(clients[0].answersPing(timeout: 10), "and on the first")
+            let counted = clients[count - 1].waitFor(timeout: 5) { if case let .snapshot(s) = $0 { s.clients == count } else { false } }
+            #expect(counted != nil, "snapshots count \(count) clients")
+            let heldKB = probe.residentKB
+            clients.removeAll()
+            #expect(Reliability.eventually(timeout: 10) { probe.openDescriptors == baselineFDs },
+                    "descriptors back to \(baselineFDs), now \(probe.openDescriptors)")
+            print("1000 idle websockets: RSS \(baselineKB) KB -> \(heldKB) KB held -> \(probe.residentKB) KB after")
+            #expect(probe.isAlive)
+            let tcp = try server.connect()
+            #expect(tcp.join().snapshot?.clients == 1, "the server is back to one client")
+        }
+    }
+}
