@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 7700
 SCENE ?= default
 
-.PHONY: all bootstrap build release run server test bench soak fuzz sanitize clean
+.PHONY: all bootstrap build release run server test bench profile soak fuzz sanitize clean
 
 all: build
 
@@ -46,6 +46,10 @@ bench: release
 	.build/release/dynbench physics --scene spinner --steps 500
 	.build/release/dynbench codec
 	.build/release/dynbench server --clients 100 --bodies 1000 --seconds 10
+
+## make profile [ARGS="--scene pyramid --size 100 --steps 40 --no-sleep"]: instructions per step by stage (callgrind).
+profile: bootstrap
+	@scripts/profile-step.sh $(ARGS)
 
 clean:
 	rm -rf .build

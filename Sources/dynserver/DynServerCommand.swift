@@ -5,7 +5,7 @@ import NetProtocol
 import Glibc
 #endif
 
-/// `dynserver`: the authoritative dyn server (SPEC Part C).
+/// `dynserver`: the authoritative dyn server (README.md).
 @main
 struct DynServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

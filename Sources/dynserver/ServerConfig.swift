@@ -1,6 +1,6 @@
 import NetProtocol
 
-/// Everything a server run is configured with (flags of SPEC Part C, with their defaults).
+/// Everything a server run is configured with (flags of README.md, with their defaults).
 struct ServerConfig: Sendable {
     var host = "127.0.0.1"
     var port = 7700

@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, churn: thousands of connects and disconnects — orderly closes, resets in the middle of a
+    /// Churn: thousands of connects and disconnects — orderly closes, resets in the middle of a
     /// line and in the middle of a drag — leave nothing behind: descriptors back to the baseline, RSS within
     /// 5 MB of it, no drag left, the right client count. `DYN_CHURN` sets the count (1 000; 5 000 in soak).
     @Suite(.serialized)

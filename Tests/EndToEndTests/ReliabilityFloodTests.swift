@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, floods: a client sending 10 000 commands per second is held to its token bucket (one
+    /// Floods: a client sending 10 000 commands per second is held to its token bucket (one
     /// `rate_limited` error, then read at its rate), while another client's commands are all acked and its snapshots keep coming
     /// at (at least 90% of) `snapshot_hz`.
     @Suite(.serialized)

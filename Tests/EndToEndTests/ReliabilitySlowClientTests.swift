@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, slow clients: one that writes a byte at a time (slowloris) and ones that never read. Neither
+    /// Slow clients: one that writes a byte at a time (slowloris) and ones that never read. Neither
     /// may cost the other clients anything, nor the server unbounded memory; a stuck one is dropped.
     @Suite(.serialized)
     struct ReliabilitySlowClientTests {
