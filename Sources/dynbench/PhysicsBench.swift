@@ -24,6 +24,8 @@ struct PhysicsBench: ParsableCommand {
     @Option(help: "also run this Box2D v3 harness (bench3) on the same scene, interleaved, and print the ratio")
     var compareBox2d3: String?
     @Option(help: "--compare-box2d3: alternate this many dyn runs and harness runs") var rounds: Int = 3
+    @Option(help: "wall (elapsed time, as the Box2D harness) or cpu (the stepping thread's CPU time: steadier on a busy machine)")
+    var clock: StepClock = .wall
 
     var sceneType: any BenchScene.Type { SceneCatalog.scene(named: scene)! }
     var resolvedSize: Int { size ?? sceneType.defaultSize }
@@ -38,6 +40,7 @@ struct PhysicsBench: ParsableCommand {
         guard settleSteps >= 0 else { throw ValidationError("--settle-steps must be >= 0") }
         guard rounds > 0 else { throw ValidationError("--rounds must be > 0") }
         if let path = compareBox2d3 {
+            guard clock == .wall else { throw ValidationError("--compare-box2d3 times both on the wall clock: drop --clock cpu") }
             guard FileManager.default.isExecutableFile(atPath: path) else {
                 throw ValidationError("--compare-box2d3: \(path) is not an executable file")
             }
@@ -49,19 +52,22 @@ struct PhysicsBench: ParsableCommand {
             try compare(with: Box2DHarness(path: path))
         } else if wakeOne {
             print(try wakeOneLine(WakeOneRun(scene: sceneType, size: resolvedSize, steps: steps,
-                                             settleCap: settleSteps).run()))
+                                             settleCap: settleSteps, clock: clock).run()))
         } else {
             print(line(try physicsRun.run()))
         }
     }
 
-    var physicsRun: PhysicsRun { PhysicsRun(scene: sceneType, size: resolvedSize, steps: steps, sleeping: !noSleep) }
+    var physicsRun: PhysicsRun {
+        PhysicsRun(scene: sceneType, size: resolvedSize, steps: steps, sleeping: !noSleep, clock: clock)
+    }
 
     func line(_ r: PhysicsRun.Result, extra: String = "") -> String {
         "{\"engine\":\"dyn\",\"scene\":\"\(scene)\",\"size\":\(resolvedSize),\"bodies\":\(r.bodies),"
             + "\"steps\":\(steps),\"ms_per_step_median\":\(Stats.fixed(r.median)),"
             + "\"ms_per_step_mean\":\(Stats.fixed(r.mean)),\"settled\":\(r.settled),"
-            + "\"top_y_end\":\(Stats.fixed(r.topY)),\"max_disp_end\":\(Stats.fixed(r.maxDisplacement))\(extra)}"
+            + "\"top_y_end\":\(Stats.fixed(r.topY)),\"max_disp_end\":\(Stats.fixed(r.maxDisplacement))"
+            + (clock == .cpu ? ",\"clock\":\"cpu\"" : "") + "\(extra)}"
     }
 
     func wakeOneLine(_ w: WakeOneRun.Result) -> String {

@@ -12,6 +12,7 @@ struct WakeOneRun {
     let size: Int
     let steps: Int
     let settleCap: Int
+    var clock: StepClock = .wall
 
     struct Result {
         var run: PhysicsRun.Result
@@ -39,7 +40,7 @@ struct WakeOneRun {
         var push = PushBehavior(items: [top], mode: .continuous)
         push.magnitude = Self.pushMagnitude
         _ = try animator.add(push)
-        let samples = try PhysicsRun.time(animator, steps: steps, beforeStep: built.beforeStep)
+        let samples = try PhysicsRun.time(animator, steps: steps, clock: clock, beforeStep: built.beforeStep)
         let end = PhysicsRun.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
         return Result(run: end, settleSteps: settleSteps, settledBeforePush: settled, pushed: top)
     }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import NetProtocol
 
-/// `dynclient`: the terminal client of SPEC Part C. Interactive when stdin and stdout are terminals and
+/// `dynclient`: the terminal client of README.md. Interactive when stdin and stdout are terminals and
 /// `--headless` is not given; headless (JSON lines out, commands in) otherwise.
 @main
 struct DynClientCommand: ParsableCommand {

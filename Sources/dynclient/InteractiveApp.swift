@@ -8,7 +8,8 @@ import NetProtocol
 /// Guarantees: the terminal is restored (see `TerminalSession`) on every way out: q, Ctrl-C, SIGINT, SIGTERM,
 /// SIGHUP, the server gone with `--no-reconnect`, a thrown error, `exit()` and crash signals; Ctrl-Z and
 /// SIGTSTP restore it and stop the process, SIGCONT re-enters and redraws in full; SIGWINCH re-reads the
-/// size and re-lays out. At most one frame is written per render tick (30 per second), as one write.
+/// size and re-lays out. Frames are written by the render tick (30 per second), each as one write; input
+/// shows in the next tick's frame.
 final class InteractiveApp {
     private let loop: EventLoop
     private let link: ServerLink
@@ -37,6 +38,7 @@ final class InteractiveApp {
     private var finished = false
 
     static let frameIntervalMs: UInt64 = 33
+    private var lastFrameMs: UInt64?
     /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
     static let escapeTimeoutMs: UInt64 = 30
 
@@ -94,7 +96,7 @@ final class InteractiveApp {
 
     private func startTimers() throws(UVError) {
         let renderTimer = try UVTimer(loop: loop)
-        try renderTimer.start(afterMs: Self.frameIntervalMs, repeatMs: Self.frameIntervalMs) { [weak self] in self?.render() }
+        try renderTimer.start(afterMs: Self.frameIntervalMs, repeatMs: Self.frameIntervalMs) { [weak self] in self?.render(fromTimer: true) }
         let secondTimer = try UVTimer(loop: loop)
         try secondTimer.start(afterMs: 1000, repeatMs: 1000) { [weak self] in self?.everySecond() }
         timers = [renderTimer, secondTimer]
@@ -281,7 +283,6 @@ final class InteractiveApp {
                 }
             }
         }
-        render()
     }
 
     // MARK: periodic work
@@ -292,10 +293,16 @@ final class InteractiveApp {
         if link.isConnected { link.send(ClientMessage(.ping(t: .number(Self.clockMs()))).encoded()) }
     }
 
-    private func render() {
+    /// Draws a frame. Frames come from the render timer (libuv restarts a repeating timer from the time it
+    /// fired, so its frames are at least one interval apart); any other caller (start, resize) draws only
+    /// when the last frame is a full interval old, else leaves it to the timer. Input never draws by itself:
+    /// what it changed (the pointer, the drag line) is in the next tick's frame.
+    private func render(fromTimer: Bool = false) {
         guard !finished, session.isActive else { return }
         loop.updateTime()
         let now = loop.nowMs
+        if !fromTimer, let last = lastFrameMs, now &- last < Self.frameIntervalMs { return }
+        lastFrameMs = now
         feedback.expire(atMs: now)
         world.advance(toMs: now)
         if let reconnect {

@@ -9,7 +9,7 @@ enum PropertyPanel {
             " #\(body.id) \(body.shape.wireName) \(f(body.width))x\(f(body.height)) - type PROP VALUE, Enter sets, Esc cancels ",
             " elasticity \(f(body.elasticity))  friction \(f(body.friction))  density \(f(body.density)) ",
             " resistance \(f(body.resistance))  angular_resistance \(f(body.angularResistance)) ",
-            " allows_rotation \(body.allowsRotation)  anchored \(body.anchored)  color \(body.color) ",
+            " allows_rotation \(body.allowsRotation)  anchored \(body.anchored)  charge \(f(body.charge))  color \(body.color) ",
         ]
     }
 }

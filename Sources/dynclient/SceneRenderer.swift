@@ -259,6 +259,9 @@ enum SceneRenderer {
     private static func drawCursor(_ point: Point, viewport: Viewport, into frame: inout ScreenFrame) {
         let (column, row) = viewport.cell(for: point)
         guard viewport.contains(column: column, row: row) else { return }
+        // A handle's marker under the cursor stays visible (it marks the spot as well).
+        let under = frame[column, row]
+        if under.style.reverse, under.scalar.isASCII, under.scalar != " " { return }
         frame[column, row] = Cell(scalar: "+", style: CellStyle(bold: true, reverse: true))
     }
 

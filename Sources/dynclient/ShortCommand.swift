@@ -548,7 +548,7 @@ struct ShortArguments {
     }
 
     /// Item properties by name (wire names; `angularResistance` and `allowsRotation` too), values checked
-    /// against the ranges of SPEC Part A so that a mistake is caught before it is sent.
+    /// against the ranges of docs/UIKIT.md so that a mistake is caught before it is sent.
     func patch(from pairs: [(String, String)]) throws(ShortCommandError) -> PropertyPatch {
         var patch = PropertyPatch()
         for (name, value) in pairs {

@@ -5,7 +5,7 @@ import NetProtocol
 import Glibc
 #endif
 
-/// `dynserver`: the authoritative dyn server (SPEC Part C).
+/// `dynserver`: the authoritative dyn server (README.md).
 @main
 struct DynServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,6 +33,8 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Disconnect a client holding more unsent bytes than this.") var maxOutboxBytes = 8 * 1024 * 1024
     @Option(help: "Most items the world may hold.") var maxBodies = 5000
     @Option(help: "Kernel send buffer per client in bytes (SO_SNDBUF; Linux doubles it).") var sendBufferBytes = 256 * 1024
+    @Option(help: "Save the world to this file every --state-interval seconds and at shutdown; restore it at start.") var state: String?
+    @Option(help: "Seconds between state saves.") var stateInterval: Double = 5
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
 
@@ -49,6 +51,8 @@ struct DynServerCommand: ParsableCommand {
         guard maxLineBytes >= 256 else { throw ValidationError("--max-line-bytes must be >= 256") }
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be > 0 and --burst >= 1") }
         guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1, sendBufferBytes >= 1024 else { throw ValidationError("limits must be positive") }
+        guard stateInterval >= 0.05, stateInterval <= 86_400 else { throw ValidationError("--state-interval must be 0.05...86400 seconds") }
+        if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
     }
 
@@ -101,6 +105,8 @@ struct DynServerCommand: ParsableCommand {
         config.maxOutboxBytes = maxOutboxBytes
         config.maxBodies = maxBodies
         config.sendBufferBytes = sendBufferBytes
+        config.statePath = state
+        config.stateIntervalS = stateInterval
         config.held = held
 
         let server = try Server(config: config, log: log)

@@ -1,6 +1,6 @@
 import NetProtocol
 
-/// Everything a server run is configured with (flags of SPEC Part C, with their defaults).
+/// Everything a server run is configured with (flags of README.md, with their defaults).
 struct ServerConfig: Sendable {
     var host = "127.0.0.1"
     var port = 7700
@@ -27,6 +27,11 @@ struct ServerConfig: Sendable {
     /// SO_SNDBUF per client: large enough for several snapshots of a big world, small enough that a stalled
     /// client's stale snapshots are not buffered megabytes deep where they can no longer be replaced.
     var sendBufferBytes = 256 * 1024
+
+    /// `--state FILE`: where the world is saved and restored from (nil: not saved).
+    var statePath: String?
+    /// `--state-interval`: seconds between saves.
+    var stateIntervalS = 5.0
 
     static let serverName = DynVersion.line("dynserver")
 }

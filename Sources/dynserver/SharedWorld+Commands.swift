@@ -4,7 +4,7 @@ import NetProtocol
 import Glibc
 #endif
 
-/// The effect of each world-changing client command (SPEC Part B), on the loop thread.
+/// The effect of each world-changing client command (docs/PROTOCOL.md), on the loop thread.
 ///
 /// Every function either changes the world and returns the ack's result fields, or changes nothing and
 /// throws the `ProtocolError` to answer with.

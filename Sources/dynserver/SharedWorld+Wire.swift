@@ -1,7 +1,7 @@
 import Dynamics
 import NetProtocol
 
-/// Conversions from the animator's state to the wire types of SPEC Part B.
+/// Conversions from the animator's state to the wire types of docs/PROTOCOL.md.
 extension SharedWorld {
     func sceneInfo() -> SceneInfo {
         let g = gravity

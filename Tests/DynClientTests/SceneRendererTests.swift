@@ -5,9 +5,14 @@ import Testing
 @Suite struct SceneRendererTests {
     let status = StatusInfo(address: "127.0.0.1:7700", connection: .connected, clientID: 7)
 
-    private func render(_ world: WorldModel, interaction: Interaction = Interaction()) -> ScreenFrame {
+    private func render(_ world: WorldModel, interaction: Interaction = Interaction(),
+                        options: RenderOptions = RenderOptions()) -> ScreenFrame {
         SceneRenderer.render(world: world, poses: world.poses(atMs: 1000), interaction: interaction, status: status,
-                             columns: 100, rows: 32)
+                             options: options, columns: 100, rows: 32)
+    }
+
+    private func reverseCells(_ frame: ScreenFrame) -> Int {
+        (0..<30).reduce(0) { total, row in total + (0..<100).filter { frame[$0, row].style.reverse }.count }
     }
 
     @Test func theBoxIsFilledInItsColourAroundItsCentre() {
@@ -89,5 +94,61 @@ import Testing
             #expect(help.contains(word), "\(word)")
         }
         #expect(HelpText.hint.count < 80)
+    }
+
+    @Test func withoutColourItemsAreOutlinesAndTheSelectionIsReverseVideo() {
+        let mono = RenderOptions(monochrome: true)
+        let plain = render(Fixtures.world(), options: mono)
+        // The box's inside (cell 47, 14) is empty: an outline only; the cursor is the one reverse cell.
+        #expect(plain[47, 14] == .blank)
+        #expect(plain[45, 14].scalar != " ")
+        #expect(reverseCells(plain) == 1)
+        var interaction = Interaction()
+        _ = interaction.handle(.key(.tab), world: Fixtures.world(), viewport: nil, poses: [:])
+        let selected = render(Fixtures.world(), interaction: interaction, options: mono)
+        // The box covers 10 x 5 cells; every one whose centre is inside turns reverse.
+        #expect(reverseCells(selected) >= 45)
+        #expect(selected[47, 14].style.reverse)
+        #expect(selected[47, 14].scalar == Unicode.Scalar(0x28FF)!)
+    }
+
+    @Test func aBannerDimsTheWorldAndSitsInTheMiddle() {
+        let frame = render(Fixtures.world(), options: RenderOptions(banner: ["disconnected", "server gone"]))
+        #expect((0..<30).contains { frame.text(row: $0).contains(" disconnected ") })
+        #expect(frame[47, 14].style.dim || frame[47, 14].style.reverse)
+        #expect(frame[10, 5].style.dim)
+        // The dimmed box is darker than its colour.
+        #expect(frame[52, 17].style.foreground.map { $0.r < 255 } ?? true)
+        #expect(!frame[0, 31].style.dim)
+    }
+
+    @Test func fieldsShowTheirRegionAndTheirKindsLetter() {
+        var world = Fixtures.world()
+        var scene = Fixtures.scene
+        scene.fields = [FieldInfo(id: 5, kind: .vortex, x: 200, y: 450, region: FieldRegionSpec(.radius(60)))]
+        world.apply(scene: scene)
+        let frame = render(world)
+        // (200, 450) is cell (30, 22); the circle of radius 60 passes 6 cells to the right (cell 36, 22).
+        #expect(frame[30, 22].scalar == "@")
+        #expect(frame[30, 22].style.reverse)
+        #expect(frame[36, 22].style.foreground == SceneRenderer.fieldColor)
+    }
+
+    @Test func ownDragIsDrawnFromTheLocalPointerNotTheSnapshot() {
+        var world = WorldModel()
+        world.apply(welcome: Fixtures.welcome)
+        world.apply(scene: Fixtures.scene)
+        // The server still has our drag's anchor at the grab point (the round trip has not happened).
+        let stale = DragInfo(client: 7, name: "me", body: 1, x: 405, y: 310, offset: Point(5, 10))
+        world.apply(snapshot: Fixtures.snapshot(tick: 2, drags: [stale]), arrivalMs: 1000)
+        var interaction = Interaction()
+        let viewport = SceneRenderer.viewport(world: world, columns: 100, rows: 32)
+        let poses = world.poses(atMs: 1000)
+        _ = interaction.handle(.mouse(MouseEvent(kind: .press, button: .left, column: 50, row: 15)), world: world, viewport: viewport, poses: poses)
+        _ = interaction.handle(.mouse(MouseEvent(kind: .motion, button: .left, column: 70, row: 15)), world: world, viewport: viewport, poses: poses)
+        let frame = render(world, interaction: interaction)
+        // The line reaches the pointer (705, 310), cell 70, right away; our own name label is not drawn.
+        #expect(frame[68, 15].style.foreground == SceneRenderer.dragColor)
+        #expect(!frame.text(row: 15).contains("me"))
     }
 }

@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// `--token` and `--admin-token` (SPEC Part B, Security).
+    /// `--token` and `--admin-token` (docs/PROTOCOL.md, Security).
     @Suite(.serialized)
     struct AuthTests {
         @Test func beforeAGoodHelloOnlyPingIsAnsweredAndNoSceneOrSnapshotArrives() throws {

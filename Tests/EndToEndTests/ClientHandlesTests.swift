@@ -60,5 +60,53 @@ extension EndToEnd {
             #expect(session.client.waitForScreen { $0.contains("> bob collision mode items") })
             session.quit()
         }
+
+        @Test func kSubscribesToContactsAndSaysSo() throws {
+            let session = try ClientSession(serverArguments: ["--scene", "default"])
+            session.client.type("k")
+            #expect(session.client.waitForScreen { $0.contains("contact flashes on") }, "\(session.client.screen.text)")
+            session.client.type("k")
+            #expect(session.client.waitForScreen { $0.contains("contact flashes off") })
+            session.quit()
+        }
+
+        @Test func fPlacesAFieldAtTheCursorAndAgainCyclesItsKind() throws {
+            let session = try ClientSession()
+            session.client.type("f")
+            let first = try #require(session.control.waitFor(timeout: 5) { if case let .scene(scene) = $0 { !scene.fields.isEmpty } else { false } })
+            guard case let .scene(placed) = first, let field = placed.fields.first else { return }
+            #expect(field.kind == .linearGravity)
+            #expect(field.x == 400 && field.y == 300)
+            #expect(field.region.shape == .radius(120))
+            // The glyph of its kind is drawn where it is (cell 50, 15).
+            #expect(session.client.waitForScreen { $0.text(row: 15).contains("G") }, "\(session.client.screen.text)")
+            session.client.type("f")
+            let next = session.control.waitFor(timeout: 5) { message in
+                guard case let .scene(scene) = message else { return false }
+                return scene.fields.map(\.kind) == [.radialGravity]
+            }
+            #expect(next != nil, "the second f did not replace the field with the next kind")
+            session.quit()
+        }
+
+        @Test func draggingAFieldGlyphMovesTheField() throws {
+            var fieldID = 0
+            let session = try ClientSession { control in
+                let fields = try #require(try control.ack(.field(kind: .vortex, FieldParameters(x: 200, y: 150, region: FieldRegionSpec(.radius(80)))), id: 904))
+                fieldID = try #require(fields.first { $0.0 == "field" }?.1.number.map { Int($0) })
+            }
+            let (column, row) = ClientSession.cell(x: 200, y: 150)
+            #expect(session.client.waitForScreen { $0.text(row: row).contains("@") }, "\(session.client.screen.text)")
+            session.client.type(ClientSession.mouse("press", column: column, row: row))
+            for step in 1...10 { session.client.type(ClientSession.mouse("motion", column: column + step, row: row)) }
+            session.client.type(ClientSession.mouse("release", column: column + 10, row: row))
+            // Cell (40, 7) is world (305, 150).
+            let moved = session.control.waitFor(timeout: 5) { message in
+                guard case let .scene(scene) = message else { return false }
+                return scene.fields.contains { $0.id == fieldID && $0.x == 305 && $0.y == 150 }
+            }
+            #expect(moved != nil)
+            session.quit()
+        }
     }
 }

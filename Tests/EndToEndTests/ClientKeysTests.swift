@@ -48,6 +48,8 @@ extension EndToEnd {
             #expect(session.scene?.collisionMode == .everything)
             session.client.type("c")
             #expect(session.control.nextScene()?.collisionMode == .items)
+            // The next press cycles from the mode the client knows: wait until its answer is in.
+            #expect(session.client.waitForScreen { $0.contains("collision mode items") })
             session.client.type("c")
             #expect(session.control.nextScene()?.collisionMode == .boundaries)
             session.quit()

@@ -107,6 +107,17 @@ final class PseudoTerminalClient {
         Glibc.close(master)
     }
 
+    /// Resizes the terminal and tells the client, as a terminal window does (TIOCSWINSZ, then SIGWINCH).
+    func resize(columns: Int, rows: Int) throws {
+        let stty = Process()
+        stty.executableURL = URL(fileURLWithPath: "/bin/stty")
+        stty.arguments = ["rows", String(rows), "cols", String(columns)]
+        stty.standardInput = terminal
+        try stty.run()
+        stty.waitUntilExit()
+        kill(process.processIdentifier, SIGWINCH)
+    }
+
     /// Bytes as if typed on the keyboard (or reported by the terminal, for mouse events).
     func type(_ text: String) {
         let bytes = Array(text.utf8)
@@ -128,6 +139,16 @@ final class PseudoTerminalClient {
     @discardableResult
     func waitForScreen(timeout: Double = 10, _ predicate: (ClientScreen) -> Bool) -> Bool {
         read(timeout: timeout) { _ in predicate(self.screen) }
+    }
+
+    /// Reads whatever arrives during the next `milliseconds` (keeps frame arrival times true while typing).
+    func drain(forMs milliseconds: Int) {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+        while true {
+            let left = Int32(deadline.timeIntervalSinceNow * 1000)
+            guard left > 0 else { return }
+            pump(waitMs: left)
+        }
     }
 
     /// After the client exited: reads what it wrote until the terminal stays quiet for 200 ms.

@@ -20,6 +20,10 @@ final class ClientScreen {
     private var column = 0
     private var reverse = false
     private var dim = false
+    /// Frames seen so far: each ends with the synchronized-output end marker `ESC[?2026l`.
+    private(set) var frames = 0
+    /// Called at the end of every frame, with the screen as that frame left it.
+    var onFrame: ((ClientScreen) -> Void)?
 
     init(columns: Int, rows: Int) {
         self.columns = columns
@@ -35,6 +39,22 @@ final class ClientScreen {
     func contains(_ needle: String) -> Bool { (0..<rows).contains { text(row: $0).contains(needle) } }
 
     func isReverse(column: Int, row: Int) -> Bool { cells[row][column].reverse }
+
+    /// The leftmost braille dot column (2 per cell) set within `rows` and `columns`, if any.
+    func leftmostDot(rows rowRange: Range<Int>, columns columnRange: Range<Int>) -> Int? {
+        var best: Int?
+        for row in rowRange {
+            for column in columnRange {
+                guard let scalar = cells[row][column].character.unicodeScalars.first,
+                      (0x2801...0x28FF).contains(scalar.value) else { continue }
+                let bits = scalar.value - 0x2800
+                // Dots 1, 2, 3 and 7 are the left column.
+                let x = column * 2 + (bits & 0x47 != 0 ? 0 : 1)
+                if best.map({ x < $0 }) ?? true { best = x }
+            }
+        }
+        return best
+    }
 
     /// Cells in reverse video within `rowRange` (the world area, say).
     func reverseCount(rows rowRange: Range<Int>) -> Int {
@@ -84,6 +104,9 @@ final class ClientScreen {
             let numbers = parameters.split(separator: ";").map { Int($0) ?? 1 }
             row = (numbers.first ?? 1) - 1
             column = (numbers.count > 1 ? numbers[1] : 1) - 1
+        case UInt8(ascii: "l") where parameters == "?2026":
+            frames += 1
+            onFrame?(self)
         case UInt8(ascii: "J") where parameters == "2":
             cells = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
         case UInt8(ascii: "m"):

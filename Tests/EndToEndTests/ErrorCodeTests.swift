@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Every error code of SPEC Part B at least once, with the message's `id` echoed whenever it had one,
+    /// Every error code of docs/PROTOCOL.md at least once, with the message's `id` echoed whenever it had one,
     /// and the connection still usable afterwards.
     @Suite(.serialized)
     struct ErrorCodeTests {

@@ -76,3 +76,34 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.EventAndNoticeTests {
+    /// At most 256 contact messages per tick; the rest are counted in `dropped` of the next one sent.
+    @Test func contactsAreCappedPerTickAndTheRestCountedAsDropped() throws {
+        let server = try ServerProcess(["--scene", "empty", "--held", "--rate", "100000", "--burst", "100000"])
+        let client = try server.connect()
+        _ = client.join()
+        _ = try #require(try client.ack(#"{"type":"subscribe","id":1,"contacts":true}"#, id: 1))
+        _ = try #require(try client.ack(.gravity(.magnitude(0)), id: 2))
+        // A 20 x 20 grid of 10 pt squares 9 pt apart: every neighbour overlaps, well over 256 contacts at once.
+        for row in 0..<20 {
+            for col in 0..<20 {
+                try client.send(#"{"type":"spawn","shape":"rect","width":10,"height":10,"x":\#(300 + col * 9),"y":\#(200 + row * 9)}"#)
+            }
+        }
+        _ = try #require(try client.currentTick(), "every spawn was applied")
+        let lines = try client.stepLines(30, id: 4)
+        let contacts = lines.compactMap { line -> ContactReport? in
+            if case let .contact(report)? = ServerMessage.decode(line) { return report }
+            return nil
+        }
+        let perTick = Dictionary(grouping: contacts, by: \.tick).mapValues(\.count)
+        #expect(perTick.values.max() == 256, "per tick: \(perTick.sorted { $0.key < $1.key }.prefix(5))")
+        let dropped = contacts.compactMap(\.dropped)
+        #expect(!dropped.isEmpty && dropped.allSatisfy { $0 > 0 }, "the overflow is reported: \(dropped)")
+        // The first message of the tick after an overflowing one carries the count.
+        let firstTick = try #require(contacts.first?.tick)
+        #expect(contacts.first { $0.tick > firstTick }?.dropped != nil)
+        withExtendedLifetime(server) {}
+    }
+}

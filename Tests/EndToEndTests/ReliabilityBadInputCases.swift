@@ -1,7 +1,7 @@
 import NetProtocol
 import Testing
 
-/// One hostile or odd line and the answer SPEC Part B / docs/PROTOCOL.md promise for it.
+/// One hostile or odd line and the answer docs/PROTOCOL.md promise for it.
 ///
 /// `$B` in a line stands for a body id that exists in the default scene (filled in at run time).
 struct BadInputCase: CustomTestStringConvertible, Sendable {

@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, bad input: every kind of hostile line gets exactly the answer the protocol promises, and the
+    /// Bad input: every kind of hostile line gets exactly the answer the protocol promises, and the
     /// connection stays usable (a `ping` sent after it gets its `pong`).
     @Suite(.serialized)
     struct ReliabilityBadInputTests {

@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, physics extremes through the protocol (SPEC Part A: nothing may make a position or velocity
+    /// Physics extremes through the protocol (docs/UIKIT.md: nothing may make a position or velocity
     /// NaN or infinite, or let an item leave the world): every snapshot line read during the run is checked
     /// by `SnapshotSanity` (finite numbers, no NaN written as 0, every centre inside the world with a margin
     /// of the item's half-diagonal).

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 extension EndToEnd {
-    /// Issue 6: one test per server fault the reliability suite exposed, each failing before its fix.
+    /// One test per server fault the reliability suite exposed, each failing before its fix.
     @Suite(.serialized)
     struct ReliabilityRegressionTests {
         @Test func theSnapshotAJoiningClientGetsCountsThatClient() throws {

@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 extension EndToEnd {
-    /// Issue 6, SIGTERM under load: with 50 clients flooding commands, every client's last line is `bye` and
-    /// the server exits 0 within 2 s (SPEC Part C).
+    /// SIGTERM under load: with 50 clients flooding commands, every client's last line is `bye` and
+    /// the server exits 0 within 2 s (README.md).
     @Suite(.serialized)
     struct ReliabilityShutdownTests {
         /// Floods `line` (one batch every 10 ms) while reading, until the server closes or resets the

@@ -2,7 +2,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, bad input that depends on what happened before: removed items, ended drags, the token and
+    /// Bad input that depends on what happened before: removed items, ended drags, the token and
     /// admin-token gates. Each answer is checked, and the connection must still answer a `ping` afterwards.
     @Suite(.serialized)
     struct ReliabilityStatefulInputTests {

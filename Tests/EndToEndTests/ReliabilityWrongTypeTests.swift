@@ -2,7 +2,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 6, bad input: every field of every command, given a value of each wrong JSON type, is answered
+    /// Bad input: every field of every command, given a value of each wrong JSON type, is answered
     /// with `bad_message` carrying the command's id, and changes nothing (no `ack` ever comes).
     @Suite(.serialized)
     struct ReliabilityWrongTypeTests {

@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// `snap` pulls an item to a point and settles it there (SPEC Part A: within 2 pt and 0.05 rad in < 3 s).
+    /// `snap` pulls an item to a point and settles it there (docs/UIKIT.md: within 2 pt and 0.05 rad in < 3 s).
     @Suite(.serialized)
     struct SnapEffectTests {
         @Test func snappedItemSettlesWithin2PointsOfThePointAndAngleZero() throws {

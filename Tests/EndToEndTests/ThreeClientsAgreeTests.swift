@@ -3,7 +3,7 @@ import NetProtocol
 import Testing
 
 extension EndToEnd {
-    /// Issue 2's first slice: three clients of one server see the same world, tick for tick.
+    /// Three clients of one server see the same world, tick for tick.
     @Suite(.serialized)
     struct ThreeClientsAgreeTests {
         @Test func everyClientGetsWelcomeWithTheSpecFieldsFirst() throws {
@@ -12,7 +12,7 @@ extension EndToEnd {
             var ids: Set<Int> = []
             for client in clients {
                 let line = try #require(client.nextLine(timeout: 10))
-                // The exact wire shape of SPEC Part B's example, field for field.
+                // The exact wire shape of docs/PROTOCOL.md's example, field for field.
                 #expect(line == "{\"type\":\"welcome\",\"protocol\":1,\"client\":\(welcomeID(line)),\"server\":\"dynserver 0.1.0\","
                         + "\"world\":{\"width\":800,\"height\":600},\"tick_hz\":60,\"snapshot_hz\":30,\"auth_required\":false}")
                 guard case let .welcome(welcome)? = ServerMessage.decode(line) else {

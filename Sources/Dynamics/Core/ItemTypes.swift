@@ -13,7 +13,7 @@ public enum ItemShape: Equatable, Sendable {
     case polygon([Vec2])
 }
 
-/// Per-item physical properties (UIDynamicItemBehavior), with UIKit's defaults (SPEC Part A).
+/// Per-item physical properties (UIDynamicItemBehavior), with UIKit's defaults (docs/UIKIT.md).
 /// Ranges are enforced by the animator, which throws `DynamicsError.invalidValue` for anything outside them.
 public struct ItemProperties: Equatable, Sendable {
     /// Restitution, 0...1 (1 bounces back to the drop height).

@@ -1,4 +1,4 @@
-/// Maps a message object's members to a `ClientCommand`, validating every field (SPEC Part B table).
+/// Maps a message object's members to a `ClientCommand`, validating every field (docs/PROTOCOL.md).
 /// Unknown extra fields are ignored; camelCase property names are accepted beside the snake_case ones.
 struct ClientCommandDecoder {
     let fields: FieldReader

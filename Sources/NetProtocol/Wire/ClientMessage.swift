@@ -83,7 +83,7 @@ public enum ClientCommand: Equatable, Sendable {
 /// A decoded client line: the command and the optional `id` to echo.
 ///
 /// `decode` never throws or traps on any input: every failure is a `ProtocolError` with the exact code of
-/// SPEC Part B and, when the line was an object with a valid `id`, that id. `encoded()` produces one line
+/// docs/PROTOCOL.md and, when the line was an object with a valid `id`, that id. `encoded()` produces one line
 /// that `decode` maps back to an equal message.
 public struct ClientMessage: Equatable, Sendable {
     public var id: MessageID?

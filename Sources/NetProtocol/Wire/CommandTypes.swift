@@ -1,4 +1,4 @@
-/// A push's mode (SPEC Part A): a force every step while active, or one impulse.
+/// A push's mode (docs/UIKIT.md): a force every step while active, or one impulse.
 public enum PushModeName: String, Sendable, CaseIterable {
     case continuous, instantaneous
 }

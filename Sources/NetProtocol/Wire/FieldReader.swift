@@ -1,4 +1,4 @@
-/// Typed, validated access to the members of a decoded message object, producing the exact SPEC Part B
+/// Typed, validated access to the members of a decoded message object, producing the exact docs/PROTOCOL.md
 /// error for each failure: a missing or mistyped field is `bad_message`, a well-typed value out of its
 /// range is `bad_value`. Every message names the field.
 struct FieldReader {

@@ -1,4 +1,4 @@
-/// A strict RFC 8259 JSON parser over raw bytes, with the error codes of SPEC Part B.
+/// A strict RFC 8259 JSON parser over raw bytes, with the error codes of docs/PROTOCOL.md.
 ///
 /// Guarantees: malformed syntax, invalid UTF-8, raw control characters (NUL included) inside strings,
 /// lone surrogate escapes, trailing bytes after the value and nesting deeper than `maxDepth` all fail with

@@ -1,4 +1,4 @@
-/// The error codes of wire protocol v1 (SPEC Part B). The raw value is the exact `code` string on the wire.
+/// The error codes of wire protocol v1 (docs/PROTOCOL.md). The raw value is the exact `code` string on the wire.
 public enum ErrorCode: String, Sendable, CaseIterable {
     case badJSON = "bad_json"
     case badMessage = "bad_message"

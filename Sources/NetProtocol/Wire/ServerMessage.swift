@@ -1,4 +1,4 @@
-/// One server -> client line of SPEC Part B.
+/// One server -> client line of docs/PROTOCOL.md.
 ///
 /// `encoded()` writes the exact wire shape (snake_case fields, `type` first) as one line ending in `"\n"`;
 /// `decode` reads it back, lenient about number formats but strict about types, ignoring unknown fields, and

@@ -1,7 +1,7 @@
 import Foundation
 import NetProtocol
 
-/// Reading motion back from snapshots, in SPEC Part A units (points, seconds, radians).
+/// Reading motion back from snapshots, in docs/UIKIT.md units (points, seconds, radians).
 ///
 /// Accelerations use the snapshots' simulated `time`, never the wall clock, so a busy machine changes how
 /// many snapshots arrive but not the numbers measured from them.

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Knobs and measurements shared by the reliability suites (issue 6).
+/// Knobs and measurements shared by the reliability suites.
 ///
 /// Guarantees: every count has a short default for `make test` and a long one under `make soak`
 /// (`DYN_SOAK=1`); an explicit environment variable always wins, so a run can be scaled without a rebuild.
@@ -17,6 +17,11 @@ enum Reliability {
     /// freed memory in quarantine, so speed and RSS figures say nothing; the traffic still runs in full and
     /// the sanitizer judges it.
     static var isSanitized: Bool { ProcessInfo.processInfo.environment["DYN_SANITIZED"] == "1" }
+
+    /// True under `make soak` (`DYN_TIMING=1`, a release server): speed, rate, CPU and RSS thresholds are
+    /// asserted only then. `make test` checks behaviour alone, because a loaded debug run measures the
+    /// machine, not the server (DEVELOPERS.md: figures belong to dynbench and `make soak`).
+    static var measuresTiming: Bool { ProcessInfo.processInfo.environment["DYN_TIMING"] == "1" && !isSanitized }
 
     /// The integer in environment variable `name`, else `soak` under `make soak`, else `quick`.
     static func count(_ name: String, quick: Int, soak: Int) -> Int {
@@ -97,7 +102,7 @@ extension LineClient {
     }
 }
 
-/// Checks that snapshots keep SPEC Part A's promise: finite numbers, every item inside the world.
+/// Checks that snapshots keep docs/UIKIT.md's promise: finite numbers, every item inside the world.
 ///
 /// The encoder writes a non-finite number as `0`, so a NaN reaching a snapshot shows up either as text
 /// (`nan`, `inf`) if the encoder ever changes, or as a body sitting exactly at the world's corner (0, 0),
