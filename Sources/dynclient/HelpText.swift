@@ -60,7 +60,9 @@ enum HelpText {
                                  "any line may end in id=NAME. ? again closes."]
 
     static var sceneLines: [String] {
-        let entries = SceneCatalog.names.enumerated().map { "\($0.offset == 9 ? 0 : $0.offset + 1) \($0.element)" }
+        let entries = SceneCatalog.names.enumerated().map { entry in
+            entry.offset < 10 ? "\(entry.offset == 9 ? 0 : entry.offset + 1) \(entry.element)" : ":" + entry.element
+        }
         let half = (entries.count + 1) / 2
         return ["scenes: " + entries[..<half].joined(separator: "  "), "        " + entries[half...].joined(separator: "  ")]
     }
