@@ -39,7 +39,7 @@ extension SharedWorld {
         else { throw StateError("the world-wide gravity or collision behavior is missing") }
         let tick = try root.int("tick")
         let elapsed = try root.number("elapsed_time"), steps = try root.int("step_count")
-        let rest = try root.number("rest_time"), isHeld = try root.bool("held")
+        let rest = try root.number("rest_time"), isHeld = try root.bool("held"), running = try root.bool("running")
         let palette = try root.int("palette_index"), name = try root.string("scene")
         let nextItem = try root.int("next_item_id"), nextBehavior = try root.int("next_behavior_id")
         guard tick >= 0, rest.isFinite, rest >= 0, palette >= 0 else { throw StateError("a counter is negative") }
@@ -49,6 +49,7 @@ extension SharedWorld {
             try animator.setNextItemID(max(nextItem, animator.nextItemIDValue))
             try animator.setNextBehaviorID(max(nextBehavior, animator.nextBehaviorIDValue))
             try animator.restoreClock(elapsedTime: elapsed, stepCount: steps)
+            if !running { animator.restoreAtRest() }
         } catch let error as StateError {
             throw error
         } catch let error as DynamicsError {
@@ -98,6 +99,20 @@ extension SharedWorld {
                 let id = try animator.add(a)
                 sceneAttachments.append(id)
                 if let listed { attachmentKinds[id] = listed }
+            case .field(let field):
+                _ = try animator.add(field)
+            case .group(let group):
+                _ = try animator.add(group)
+            case let .joint(joint, frames, listed):
+                let id: BehaviorID
+                switch joint {
+                case .fixed(let b): id = try animator.add(b)
+                case .sliding(let b): id = try animator.add(b)
+                case .pin(let b): id = try animator.add(b)
+                }
+                try animator.restoreJointFrames(id, frames)
+                sceneAttachments.append(id)
+                attachmentKinds[id] = listed
             }
         }
     }
@@ -148,6 +163,9 @@ private struct SavedBehavior {
         case push(body: Int, continuous: Bool, PushBehavior)
         case snap(SnapBehavior)
         case attachment(AttachmentBehavior, listed: AttachmentKindName?)
+        case field(FieldBehavior)
+        case group(ItemGroupBehavior)
+        case joint(JointAttachment, JointFrames, listed: AttachmentKindName)
     }
 
     let id: Int
@@ -198,6 +216,58 @@ private struct SavedBehavior {
                                        length: f.has("length") ? try f.number("length") : nil,
                                        frequency: try f.number("frequency"), damping: try f.number("damping"), kind: k)
             kind = .attachment(a, listed: listed)
+        case "field":
+            guard let fieldKind = FieldKind(rawValue: try f.string("kind")) else { throw StateError("\(f.path): unknown field kind") }
+            var field = FieldBehavior(kind: fieldKind, position: try f.vector("position"), strength: try f.number("strength"),
+                                      items: try f.selection("items"))
+            field.falloff = try f.number("falloff")
+            field.minimumRadius = try f.number("min_radius")
+            field.region = try StateFields.region(f.raw("region"), path: f.path)
+            field.direction = try f.vector("direction")
+            field.smoothness = try f.number("smoothness")
+            field.animationSpeed = try f.number("animation_speed")
+            let seed = try f.number("seed")
+            guard seed >= 0, seed <= 9_007_199_254_740_992, seed == seed.rounded() else { throw StateError("\(f.path).seed: not a count") }
+            field.seed = UInt64(seed)
+            kind = .field(field)
+        case "group":
+            guard case let .array(elements)? = f.raw("items") else { throw StateError("\(f.path).items: not a list") }
+            var items: [ItemID] = []
+            for element in elements {
+                guard case let .number(v) = element, v == v.rounded() else { throw StateError("\(f.path).items: not a list of ids") }
+                items.append(Int(v))
+            }
+            kind = .group(ItemGroupBehavior(items: items))
+        case "joint":
+            let body = try f.int("body")
+            let other = f.has("to_body") ? try f.int("to_body") : nil
+            let anchor = f.has("anchor") ? try f.vector("anchor") : nil
+            var range: ClosedRange<Double>?
+            if f.has("range") {
+                let r = try f.vectors2("range")
+                guard r.0 <= r.1 else { throw StateError("\(f.path).range: min above max") }
+                range = r.0...r.1
+            }
+            let joint: JointAttachment
+            let listed: AttachmentKindName
+            switch try f.string("kind") {
+            case "fixed":
+                joint = .fixed(FixedAttachmentBehavior(item: body, otherItem: other, anchor: anchor))
+                listed = .fixed
+            case "sliding":
+                joint = .sliding(SlidingAttachmentBehavior(item: body, otherItem: other, anchor: anchor, axis: try f.vector("axis"), range: range))
+                listed = .sliding
+            case "pin":
+                joint = .pin(PinAttachmentBehavior(item: body, otherItem: other, point: try f.vector("point"), range: range,
+                                                   frictionTorque: try f.number("friction_torque")))
+                listed = .pin
+            case let other:
+                throw StateError("\(f.path): unknown joint kind \"\(other)\"")
+            }
+            let fr = try f.object("frames")
+            let frames = JointFrames(localA: try fr.vector("local_a"), localB: try fr.vector("local_b"),
+                                     axisA: try fr.vector("axis_a"), referenceAngle: try fr.number("reference_angle"))
+            kind = .joint(joint, frames, listed: listed)
         case let other:
             throw StateError("\(f.path): unknown behavior type \"\(other)\"")
         }
@@ -273,6 +343,32 @@ struct StateFields {
             result.append(Vec2(x, y))
         }
         return result
+    }
+
+    /// A `[min, max]` pair.
+    func vectors2(_ key: String) throws(StateError) -> (Double, Double) {
+        guard case let .array(pair)? = raw(key), pair.count == 2, case let .number(a) = pair[0], case let .number(b) = pair[1]
+        else { throw fail(key, "not a [min, max] pair") }
+        return (a, b)
+    }
+
+    /// A field region as `writeRegion` writes it.
+    static func region(_ value: JSONValue?, path: String) throws(StateError) -> FieldRegion {
+        guard case let .object(members)? = value, members.count == 1 else { throw StateError("\(path).region: not a region") }
+        let (name, inner) = members[0]
+        switch (name, inner) {
+        case ("infinite", _): return .infinite
+        case ("circle", .number(let r)): return .circle(radius: r)
+        case ("rect", .array(let wh)) where wh.count == 2:
+            guard case let .number(w) = wh[0], case let .number(h) = wh[1] else { break }
+            return .rect(width: w, height: h)
+        case ("inverse", _): return .inverse(try region(inner, path: path))
+        case ("union", .array(let ab)) where ab.count == 2: return .union(try region(ab[0], path: path), try region(ab[1], path: path))
+        case ("intersection", .array(let ab)) where ab.count == 2:
+            return .intersection(try region(ab[0], path: path), try region(ab[1], path: path))
+        default: break
+        }
+        throw StateError("\(path).region: not a region")
     }
 
     func selection(_ key: String) throws(StateError) -> ItemSelection {

@@ -6,7 +6,8 @@ import NetProtocol
 ///
 /// Guarantees: the document holds the scene name, every item (shape, size, pose, velocities, every
 /// property, colour), every behavior the server made (gravity, collision with mode, bounds and boundaries,
-/// pushes, snaps, listed attachments and their kinds) with its id, in id order, the id counters, the
+/// pushes, snaps, fields, groups, listed attachments of every kind with a joint's resolved frames) with its
+/// id, in id order, the id counters, the
 /// palette position, the simulated time and whether the world is held. Drags are not saved: they belong to
 /// connections, which a restart ends. It ends with an `end` member so a truncated file is never taken for
 /// a whole one.
@@ -26,6 +27,7 @@ extension SharedWorld {
         w.key("step_count"); w.int(animator.stepCount)
         w.key("rest_time"); w.number(restTime)
         w.key("held"); w.bool(held)
+        w.key("running"); w.bool(animator.isRunning)
         w.key("palette_index"); w.int(paletteIndex)
         w.key("next_item_id"); w.int(animator.nextItemIDValue)
         w.key("next_behavior_id"); w.int(animator.nextBehaviorIDValue)
@@ -135,7 +137,35 @@ extension SharedWorld {
                 w.key("damping"); w.number(snap.damping)
             }))
         }
+        for id in animator.fieldIDs {
+            guard let f = animator.field(id) else { continue }
+            entries.append((id, { w in
+                w.key("type"); w.string("field")
+                w.key("kind"); w.string(f.kind.rawValue)
+                w.key("position"); SharedWorld.writeVector(f.position, into: &w)
+                w.key("strength"); w.number(f.strength)
+                w.key("falloff"); w.number(f.falloff)
+                w.key("min_radius"); w.number(f.minimumRadius)
+                w.key("region"); SharedWorld.writeRegion(f.region, into: &w)
+                w.key("direction"); SharedWorld.writeVector(f.direction, into: &w)
+                w.key("smoothness"); w.number(f.smoothness)
+                w.key("animation_speed"); w.number(f.animationSpeed)
+                w.key("items"); SharedWorld.writeSelection(f.items, into: &w)
+                w.key("seed"); w.uint(f.seed)
+            }))
+        }
+        for id in animator.groupIDs {
+            guard let items = animator.groupItems(id) else { continue }
+            entries.append((id, { w in
+                w.key("type"); w.string("group")
+                w.key("items"); w.beginArray(); for item in items { w.int(item) }; w.endArray()
+            }))
+        }
         for id in sceneAttachments {
+            if let joint = animator.jointAttachment(id), let frames = animator.jointFrames(id) {
+                entries.append((id, { w in SharedWorld.writeJoint(joint, frames: frames, into: &w) }))
+                continue
+            }
             guard let a = animator.attachment(id) else { continue }
             let kindName = attachmentKinds[id]
             entries.append((id, { w in
@@ -176,6 +206,51 @@ extension SharedWorld {
             for id in ids { w.int(id) }
             w.endArray()
         }
+    }
+
+    static func writeJoint(_ joint: JointAttachment, frames: JointFrames, into w: inout JSONWriter) {
+        w.key("type"); w.string("joint")
+        var anchor: Vec2?
+        var range: ClosedRange<Double>?
+        switch joint {
+        case .fixed(let b):
+            w.key("kind"); w.string("fixed")
+            anchor = b.anchor
+        case .sliding(let b):
+            w.key("kind"); w.string("sliding")
+            anchor = b.anchor
+            range = b.range
+            w.key("axis"); writeVector(b.axis, into: &w)
+        case .pin(let b):
+            w.key("kind"); w.string("pin")
+            range = b.range
+            w.key("point"); writeVector(b.point, into: &w)
+            w.key("friction_torque"); w.number(b.frictionTorque)
+        }
+        w.key("body"); w.int(joint.item)
+        if let other = joint.otherItem { w.key("to_body"); w.int(other) }
+        if let anchor { w.key("anchor"); writeVector(anchor, into: &w) }
+        if let range { w.key("range"); w.beginArray(); w.number(range.lowerBound); w.number(range.upperBound); w.endArray() }
+        w.key("frames"); w.beginObject()
+        w.key("local_a"); writeVector(frames.localA, into: &w)
+        w.key("local_b"); writeVector(frames.localB, into: &w)
+        w.key("axis_a"); writeVector(frames.axisA, into: &w)
+        w.key("reference_angle"); w.number(frames.referenceAngle)
+        w.endObject()
+    }
+
+    static func writeRegion(_ region: FieldRegion, into w: inout JSONWriter) {
+        w.beginObject()
+        switch region {
+        case .infinite: w.key("infinite"); w.bool(true)
+        case .circle(let r): w.key("circle"); w.number(r)
+        case .rect(let width, let height): w.key("rect"); w.beginArray(); w.number(width); w.number(height); w.endArray()
+        case .inverse(let inner): w.key("inverse"); writeRegion(inner, into: &w)
+        case .union(let a, let b): w.key("union"); w.beginArray(); writeRegion(a, into: &w); writeRegion(b, into: &w); w.endArray()
+        case .intersection(let a, let b):
+            w.key("intersection"); w.beginArray(); writeRegion(a, into: &w); writeRegion(b, into: &w); w.endArray()
+        }
+        w.endObject()
     }
 
     static func writeVector(_ v: Vec2, into w: inout JSONWriter) {

@@ -85,6 +85,25 @@ extension EndToEnd {
             try? FileManager.default.removeItem(at: dir)
         }
 
+        @Test(arguments: ["fields", "joints", "group", "attachment", "snap", "push"])
+        func everySceneRoundTripsToTheSameSceneAndSnapshotBytes(scene: String) throws {
+            let dir = try Self.stateDirectory()
+            let file = dir.appendingPathComponent("world.json").path
+            let original = try ServerProcess(["--scene", scene, "--held", "--state", file])
+            let admin = try original.connect()
+            _ = admin.join()
+            _ = try #require(try admin.stepLine(45, id: 1))
+            let before = try Self.joinLines(original, first: admin)
+            original.signal(SIGTERM)
+            #expect(original.waitForExit(timeout: 10) == 0)
+            let restored = try ServerProcess(["--scene", "empty", "--state", file])
+            #expect(restored.stderr.contains("restored state"), "\(restored.stderr)")
+            let after = try Self.joinLines(restored)
+            #expect(after.scene == before.scene, "scene bytes differ:\n\(before.scene)\n\(after.scene)")
+            #expect(after.snapshot == before.snapshot, "snapshot bytes differ:\n\(before.snapshot)\n\(after.snapshot)")
+            try? FileManager.default.removeItem(at: dir)
+        }
+
         @Test func aWorldSurvivesSIGKILLLosingAtMostTheLastInterval() throws {
             let dir = try Self.stateDirectory()
             let file = dir.appendingPathComponent("world.json").path

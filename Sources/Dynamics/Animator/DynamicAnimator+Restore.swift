@@ -18,7 +18,8 @@ extension DynamicAnimator {
 
     /// Makes the next added behavior get `id`. Throws unless `id` is above every behavior id in use.
     public func setNextBehaviorID(_ id: BehaviorID) throws(DynamicsError) {
-        guard id >= 1, behaviors.allSatisfy({ $0.id < id }) else {
+        let used = behaviors.map(\.id) + fields.map(\.id) + groups.map(\.id) + jointAttachments.map(\.id)
+        guard id >= 1, used.allSatisfy({ $0 < id }) else {
             throw .invalidValue("behavior id \(id) is not above every behavior id in use")
         }
         nextBehaviorID = id
@@ -29,5 +30,51 @@ extension DynamicAnimator {
         guard elapsedTime.isFinite, elapsedTime >= 0, stepCount >= 0 else { throw .invalidValue("time must be finite and >= 0") }
         self.elapsedTime = elapsedTime
         self.stepCount = stepCount
+    }
+
+    /// Puts a restored world that was saved at rest back to rest: every item asleep (as `sleepIslands` leaves
+    /// them, without velocity) and the animator paused until something wakes it.
+    public func restoreAtRest() {
+        rebuildDerivedIfNeeded()
+        for i in world.bodies.indices where world.bodies[i].awake {
+            world.bodies[i].awake = false
+            world.bodies[i].velocity = .zero
+            world.bodies[i].angularVelocity = 0
+            world.updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance)
+        }
+        setRunning(false)
+    }
+
+    /// The frames a fixed, sliding or pin attachment resolved when it was added (the relative pose it keeps).
+    public func jointFrames(_ id: BehaviorID) -> JointFrames? {
+        guard let e = jointAttachments.first(where: { $0.id == id }) else { return nil }
+        return JointFrames(localA: e.localA, localB: e.localB, axisA: e.axisA, referenceAngle: e.referenceAngle)
+    }
+
+    /// Puts back the frames of a restored joint attachment, so it keeps the pose the saved one kept.
+    public func restoreJointFrames(_ id: BehaviorID, _ frames: JointFrames) throws(DynamicsError) {
+        guard let k = jointAttachments.firstIndex(where: { $0.id == id }) else { throw .unknownBehavior(id) }
+        guard frames.localA.isFinite, frames.localB.isFinite, frames.axisA.isFinite, frames.referenceAngle.isFinite
+        else { throw .invalidValue("joint frames must be finite") }
+        jointAttachments[k].localA = frames.localA
+        jointAttachments[k].localB = frames.localB
+        jointAttachments[k].axisA = frames.axisA
+        jointAttachments[k].referenceAngle = frames.referenceAngle
+        jointsDirty = true
+    }
+}
+
+/// A joint attachment's resolved frames: its points in each item's frame, the rail's axis, the angle kept.
+public struct JointFrames: Equatable, Sendable {
+    public var localA: Vec2
+    public var localB: Vec2
+    public var axisA: Vec2
+    public var referenceAngle: Double
+
+    public init(localA: Vec2, localB: Vec2, axisA: Vec2, referenceAngle: Double) {
+        self.localA = localA
+        self.localB = localB
+        self.axisA = axisA
+        self.referenceAngle = referenceAngle
     }
 }
