@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 7700
 SCENE ?= default
 
-.PHONY: all bootstrap build release run server test bench soak fuzz sanitize clean
+.PHONY: all bootstrap build release run server test bench profile soak fuzz sanitize clean
 
 all: build
 
@@ -38,6 +38,7 @@ bench: release
 	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --no-sleep
 	.build/release/dynbench physics --scene rain --size 1000 --steps 600 --no-sleep
 	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --wake-one
+	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --wake-one --apart
 	.build/release/dynbench physics --scene large_pyramid --steps 500 --no-sleep
 	.build/release/dynbench physics --scene many_pyramids --steps 200 --no-sleep
 	.build/release/dynbench physics --scene joint_grid --steps 500 --no-sleep
@@ -46,6 +47,10 @@ bench: release
 	.build/release/dynbench physics --scene spinner --steps 500
 	.build/release/dynbench codec
 	.build/release/dynbench server --clients 100 --bodies 1000 --seconds 10
+
+## make profile [ARGS="--scene pyramid --size 100 --steps 40 --no-sleep"]: instructions per step by stage (callgrind).
+profile: bootstrap
+	@scripts/profile-step.sh $(ARGS)
 
 clean:
 	rm -rf .build
@@ -58,6 +63,6 @@ fuzz:
 sanitize: bootstrap
 	@scripts/sanitize.sh
 
-## make soak: the long reliability variants (5 000 churn, 1 byte/s slowloris, 1 000 idle connections for a minute).
+## make soak: the long reliability variants (5 000 churn, 1 byte/s slowloris, 1 000 idle connections for a minute) and every rate/CPU/RSS threshold (DYN_TIMING=1).
 soak: bootstrap
 	@scripts/soak.sh

@@ -26,10 +26,7 @@ let package = Package(
         .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
         .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
-        .target(
-            name: "Dynamics",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-        ),
+        .target(name: "Dynamics"),
         .target(
             name: "NetProtocol",
             dependencies: [

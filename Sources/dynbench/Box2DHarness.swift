@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the Box2D v3 timing harness (`bench3`, built outside this repository) that the user points
 /// `--compare-box2d3` at: `bench3 <scene> <size> <steps> [--no-sleep]`, which prints one JSON line with
@@ -21,6 +24,16 @@ struct Box2DHarness {
         /// The harness's JSON line as printed.
         var line: String
         var median: Double
+        /// CPU time (user + system) of the whole harness process, seconds: setup and every step.
+        var cpuSeconds: Double
+    }
+
+    /// CPU seconds used by this process's reaped children so far.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -44,10 +57,12 @@ struct Box2DHarness {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let cpuBefore = Self.childrenCPUSeconds()
         do { try process.run() } catch { throw Failure.notRunnable(path, "\(error.localizedDescription)") }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let cpu = Self.childrenCPUSeconds() - cpuBefore
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw Failure.failed(path, process.terminationStatus, String(decoding: errData, as: UTF8.self))
@@ -56,6 +71,6 @@ struct Box2DHarness {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let median = (object["ms_per_step_median"] as? NSNumber)?.doubleValue
         else { throw Failure.noMedian(path, line) }
-        return Output(line: line, median: median)
+        return Output(line: line, median: median, cpuSeconds: cpu)
     }
 }

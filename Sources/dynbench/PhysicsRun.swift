@@ -9,6 +9,7 @@ struct PhysicsRun {
     let size: Int
     let steps: Int
     let sleeping: Bool
+    var clock: StepClock = .wall
 
     struct Result {
         var bodies: Int
@@ -22,6 +23,9 @@ struct PhysicsRun {
         var maxDisplacement: Double
         /// Dynamic items whose velocity is not exactly zero at the end (a sleeping item's is).
         var moving: Int
+        /// CPU time of building the scene and every step, seconds (what `--compare-box2d3` sets against the
+        /// harness process's CPU time).
+        var cpuSeconds = 0.0
 
         var timed: [Double] { Array(samples.dropFirst(samples.count > PhysicsRun.warmupSteps ? PhysicsRun.warmupSteps : 0)) }
         var median: Double { Stats.median(timed) }
@@ -36,25 +40,26 @@ struct PhysicsRun {
     }
 
     func run() throws -> Result {
+        let cpuStart = StepClock.cpu.nowMs()
         let animator = Self.makeAnimator(sleeping: sleeping)
         let built = try scene.build(animator, size: size)
         let starts = built.bodies.map { animator.item($0)!.center }
-        let samples = try Self.time(animator, steps: steps, beforeStep: built.beforeStep)
-        return Self.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
+        let samples = try Self.time(animator, steps: steps, clock: clock, beforeStep: built.beforeStep)
+        var result = Self.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
+        result.cpuSeconds = (StepClock.cpu.nowMs() - cpuStart) * 1e-3
+        return result
     }
 
-    /// Steps `animator` `steps` times, timing each `step()` alone.
-    static func time(_ animator: DynamicAnimator, steps: Int,
+    /// Steps `animator` `steps` times, timing each `step()` alone on `clock`.
+    static func time(_ animator: DynamicAnimator, steps: Int, clock: StepClock,
                      beforeStep: (DynamicAnimator) throws -> Void) throws -> [Double] {
-        let clock = ContinuousClock()
         var samples: [Double] = []
         samples.reserveCapacity(steps)
         for _ in 0..<steps {
             try beforeStep(animator)
-            let t0 = clock.now
+            let t0 = clock.nowMs()
             animator.step()
-            let d = clock.now - t0
-            samples.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15)
+            samples.append(clock.nowMs() - t0)
         }
         return samples
     }

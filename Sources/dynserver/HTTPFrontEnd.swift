@@ -11,6 +11,8 @@ final class HTTPFrontEnd {
     unowned let server: Server
     private var listener: TCPListener?
     private var pending: [ObjectIdentifier: PendingRequest] = [:]
+    /// Frames server messages for every WebSocket, once per broadcast buffer.
+    private let framer = WebSocketTextFramer()
     static let requestTimeoutMs: UInt64 = 10_000
     static let maxPending = 1024
 
@@ -134,7 +136,7 @@ final class HTTPFrontEnd {
         let tcp = request.tcp
         tcp.stopReading()
         tcp.write(Array(accept.utf8))
-        server.acceptWebSocket(tcp, leftover: leftover)
+        server.acceptWebSocket(tcp, leftover: leftover, framer: framer)
     }
 
     private func respond(_ request: PendingRequest, _ response: HTTPResponse, headOnly: Bool = false) {

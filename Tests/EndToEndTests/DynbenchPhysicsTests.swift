@@ -57,6 +57,19 @@ import Testing
         #expect((line["top_y_end"] as? Double ?? 0) > 3.4)
     }
 
+    /// `--wake-one --apart`: the pushed item is a lone box away from the pyramid (ground 1, boxes 2...11,
+    /// its ledge 12, itself 13), so the pyramid stays asleep while the world keeps running.
+    @Test func wakeOneApartKeepsOnlyTheLoneBoxAwake() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "30", "--wake-one",
+                                        "--apart"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.lines.first)
+        #expect(line["pushed_item"] as? Int == 13)
+        #expect(line["apart"] as? Bool == true)
+        #expect(line["settled"] as? Bool == false)
+        #expect(line["moving_end"] as? Int == 0)
+    }
+
     @Test func wakeOneRefusesNoSleep() throws {
         let run = try BenchProcess.run(["physics", "--wake-one", "--no-sleep"])
         #expect(run.status != 0)
@@ -83,6 +96,9 @@ import Testing
         #expect(abs(dyn - (dynMedians[0] + dynMedians[1]) / 2) < 1e-3)
         let ratio = try #require(summary["ratio_dyn_over_box2d"] as? Double)
         #expect(abs(ratio - dyn / 0.25) < 1e-3)
+        // CPU seconds of each side's whole runs: dyn's are real work, the script's next to nothing.
+        #expect((summary["dyn_cpu_s_total"] as? Double ?? 0) > 0)
+        #expect(summary["box2d_cpu_s_total"] is Double)
     }
 
     /// A scene the harness does not have is run by dyn alone and reported as missing; the harness is not run.
@@ -96,6 +112,18 @@ import Testing
         #expect(run.lines.count == 2)
         #expect(run.lines.last?["harness_lacks"] as? String == "joint_grid")
         #expect(!FileManager.default.fileExists(atPath: fake.log.path))
+    }
+
+    /// `--clock cpu` times steps on the stepping thread's CPU clock and says so; the comparison refuses it
+    /// (the harness times on the wall clock).
+    @Test func cpuClockIsReportedAndRefusedByTheComparison() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "12", "--clock", "cpu"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.first?["clock"] as? String == "cpu")
+        #expect((run.lines.first?["ms_per_step_median"] as? Double ?? 0) > 0)
+        let refused = try BenchProcess.run(["physics", "--clock", "cpu", "--compare-box2d3", BenchProcess.path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("wall clock"))
     }
 
     @Test func compareRefusesAMissingHarness() throws {

@@ -120,5 +120,6 @@ func slowClampLength(_ v: Vec2, _ maxLength: Double) -> Vec2 {
     return v.isNaN ? 0 : v
 }
 
-@inline(__always) func naturalLog(_ x: Double) -> Double { log(x) }
-@inline(__always) func exponential(_ x: Double) -> Double { exp(x) }
+// dyn's own (Core/ExpLog.swift), for the same reason as sine and cosine.
+@inline(__always) func naturalLog(_ x: Double) -> Double { ExpLog.log(x) }
+@inline(__always) func exponential(_ x: Double) -> Double { ExpLog.exp(x) }

@@ -62,6 +62,6 @@ enum FieldForce {
         guard field.falloff != 0 else { return 1 }
         let r = max(rMeters, field.minimumRadius / pointsPerMeter)
         // At the field's very center (and no minimum radius) the field is as strong as at 1 cm.
-        return pow(max(r, 0.01), -field.falloff)
+        return power(max(r, 0.01), -field.falloff)
     }
 }
