@@ -38,6 +38,7 @@ bench: release
 	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --no-sleep
 	.build/release/dynbench physics --scene rain --size 1000 --steps 600 --no-sleep
 	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --wake-one
+	.build/release/dynbench physics --scene pyramid --size 100 --steps 300 --wake-one --apart
 	.build/release/dynbench physics --scene large_pyramid --steps 500 --no-sleep
 	.build/release/dynbench physics --scene many_pyramids --steps 200 --no-sleep
 	.build/release/dynbench physics --scene joint_grid --steps 500 --no-sleep

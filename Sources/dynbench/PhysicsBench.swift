@@ -21,6 +21,8 @@ struct PhysicsBench: ParsableCommand {
     @Flag(help: "let the scene settle (sleeping on) first, then keep one top item awake with a small push and time that")
     var wakeOne = false
     @Option(help: "--wake-one: most steps to wait for the scene to fall asleep") var settleSteps: Int = 3000
+    @Flag(help: "--wake-one: push a lone box added 1 km away (not touching the scene) instead of the top item")
+    var apart = false
     @Option(help: "also run this Box2D v3 harness (bench3) on the same scene, interleaved, and print the ratio")
     var compareBox2d3: String?
     @Option(help: "--compare-box2d3: alternate this many dyn runs and harness runs") var rounds: Int = 3
@@ -37,6 +39,7 @@ struct PhysicsBench: ParsableCommand {
         if let size { guard size > 0 else { throw ValidationError("--size must be > 0") } }
         guard steps > PhysicsRun.warmupSteps else { throw ValidationError("--steps must be > \(PhysicsRun.warmupSteps)") }
         guard !(wakeOne && noSleep) else { throw ValidationError("--wake-one needs sleeping: drop --no-sleep") }
+        guard !apart || wakeOne else { throw ValidationError("--apart goes with --wake-one") }
         guard settleSteps >= 0 else { throw ValidationError("--settle-steps must be >= 0") }
         guard rounds > 0 else { throw ValidationError("--rounds must be > 0") }
         if let path = compareBox2d3 {
@@ -52,7 +55,7 @@ struct PhysicsBench: ParsableCommand {
             try compare(with: Box2DHarness(path: path))
         } else if wakeOne {
             print(try wakeOneLine(WakeOneRun(scene: sceneType, size: resolvedSize, steps: steps,
-                                             settleCap: settleSteps, clock: clock).run()))
+                                             settleCap: settleSteps, clock: clock, apart: apart).run()))
         } else {
             print(line(try physicsRun.run()))
         }
@@ -72,6 +75,6 @@ struct PhysicsBench: ParsableCommand {
 
     func wakeOneLine(_ w: WakeOneRun.Result) -> String {
         line(w.run, extra: ",\"mode\":\"wake_one\",\"settle_steps\":\(w.settleSteps),"
-            + "\"settled_before_push\":\(w.settledBeforePush),\"pushed_item\":\(w.pushed),\"moving_end\":\(w.run.moving)")
+            + "\"settled_before_push\":\(w.settledBeforePush),\"pushed_item\":\(w.pushed),\"apart\":\(apart),\"moving_end\":\(w.run.moving)")
     }
 }

@@ -4,6 +4,10 @@ import Dynamics
 /// until the animator pauses (every item asleep) or `settleCap` steps pass; then a small continuous push
 /// (0.05 N sideways, far below what it takes to slide a 1 kg box with friction 0.6) is put on the highest
 /// item, which keeps it awake, and `steps` steps are timed.
+///
+/// The pushed item keeps its whole island awake (everything it touches, transitively: the whole pyramid),
+/// as island sleeping does in Box2D too. `apart` instead adds a lone 1 m box on its own 4 m ledge 1 km to the
+/// right of the scene before settling and pushes that one: the cost of a world that is asleep but for one body.
 struct WakeOneRun {
     /// Push magnitude (UIKit units: 1 = 1 N on a 1 m box of density 1, accelerating it at 1 m/s²).
     static let pushMagnitude = 0.05
@@ -13,6 +17,7 @@ struct WakeOneRun {
     let steps: Int
     let settleCap: Int
     var clock: StepClock = .wall
+    var apart = false
 
     struct Result {
         var run: PhysicsRun.Result
@@ -26,6 +31,13 @@ struct WakeOneRun {
     func run() throws -> Result {
         let animator = PhysicsRun.makeAnimator(sleeping: true)
         let built = try scene.build(animator, size: size)
+        var lone: ItemID?
+        if apart {
+            _ = try animator.addItem(width: BenchUnits.length(4), height: BenchUnits.length(1),
+                                     center: BenchUnits.point(1000, -0.5), properties: BenchUnits.staticMaterial)
+            lone = try animator.addItem(width: BenchUnits.length(1), height: BenchUnits.length(1),
+                                        center: BenchUnits.point(1000, 0.5), properties: BenchUnits.material)
+        }
         let starts = built.bodies.map { animator.item($0)!.center }
         var settleSteps = 0
         while animator.isRunning && settleSteps < settleCap {
@@ -34,7 +46,7 @@ struct WakeOneRun {
             settleSteps += 1
         }
         let settled = !animator.isRunning
-        guard let top = Self.highest(animator, built.bodies) else {
+        guard let top = lone ?? Self.highest(animator, built.bodies) else {
             throw WakeOneError.noItems
         }
         var push = PushBehavior(items: [top], mode: .continuous)

@@ -115,6 +115,7 @@ final class InteractiveApp {
 
     private func linkUp() {
         status.connection = .connecting
+        status.readOnly = false
         reconnect = nil
         nextID = 1
         pendingDragBegin = nil
@@ -138,7 +139,6 @@ final class InteractiveApp {
             world.apply(welcome: welcome)
             link.markHealthy()
             status.connection = .connected
-            status.clientID = welcome.client
             previousFrame = nil
             feed.reset()
         case let .scene(scene):
@@ -184,6 +184,7 @@ final class InteractiveApp {
         let what = command.map { $0.typeName + ": " } ?? ""
         switch error.code {
         case .forbidden:
+            status.readOnly = true
             feedback.failed("\(what)forbidden: this needs the admin token (start dynclient with --token ADMIN)")
         case .unauthorized:
             feedback.failed("unauthorized: this server needs a token (--token T, or :hello token=T)")

@@ -41,8 +41,11 @@ struct DynServerCommand: ParsableCommand {
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
-        guard (0...65535).contains(httpPort ?? 0), httpPort == nil || !noHttp, resolvedHTTPPort.map({ $0 <= 65535 }) ?? true else {
+        guard (0...65535).contains(httpPort ?? 0), httpPort == nil || !noHttp else {
             throw ValidationError("--http-port must be 0...65535 (and not with --no-http)")
+        }
+        guard resolvedHTTPPort.map({ $0 <= 65535 }) ?? true else {
+            throw ValidationError("--port 65535 leaves no next port for HTTP: give --http-port or --no-http")
         }
         guard tickHz >= 1, tickHz <= 1000 else { throw ValidationError("--tick-hz must be 1...1000") }
         guard snapshotHz > 0, snapshotHz <= tickHz else { throw ValidationError("--snapshot-hz must be > 0 and <= --tick-hz") }

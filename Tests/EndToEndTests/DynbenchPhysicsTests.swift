@@ -57,6 +57,19 @@ import Testing
         #expect((line["top_y_end"] as? Double ?? 0) > 3.4)
     }
 
+    /// `--wake-one --apart`: the pushed item is a lone box away from the pyramid (ground 1, boxes 2...11,
+    /// its ledge 12, itself 13), so the pyramid stays asleep while the world keeps running.
+    @Test func wakeOneApartKeepsOnlyTheLoneBoxAwake() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "30", "--wake-one",
+                                        "--apart"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.lines.first)
+        #expect(line["pushed_item"] as? Int == 13)
+        #expect(line["apart"] as? Bool == true)
+        #expect(line["settled"] as? Bool == false)
+        #expect(line["moving_end"] as? Int == 0)
+    }
+
     @Test func wakeOneRefusesNoSleep() throws {
         let run = try BenchProcess.run(["physics", "--wake-one", "--no-sleep"])
         #expect(run.status != 0)

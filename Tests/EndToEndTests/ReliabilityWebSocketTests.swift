@@ -67,7 +67,9 @@ extension EndToEnd {
             let afterKB = probe.residentKB
             print("websocket churn \(count): fds \(baselineFDs) -> \(afterFDs), RSS \(baselineKB) KB -> \(afterKB) KB")
             #expect(settled, "descriptors \(baselineFDs) before, \(afterFDs) after \(count) connections")
-            #expect(Reliability.isSanitized || afterKB - baselineKB < 5 * 1024, "RSS \(baselineKB) KB before, \(afterKB) KB after")
+            // Memory is a measurement: asserted under `make soak` (DYN_TIMING=1), printed otherwise.
+            #expect(!Reliability.measuresTiming || afterKB - baselineKB < 5 * 1024,
+                    "RSS \(baselineKB) KB before, \(afterKB) KB after")
 
             let fresh = try WebSocketClient(port: http)
             let snapshot = try #require(fresh.join().snapshot)
