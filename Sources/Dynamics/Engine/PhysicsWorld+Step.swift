@@ -171,6 +171,7 @@ extension PhysicsWorld {
     /// sleep timers and clears the per-step forces.
     mutating func finalizeBodies() {
         let tol = Tuning.sleepLinearTolerance
+        let maxW = Tuning.maxRotationPerSubstep * stepHz * Double(Tuning.substeps)
         for i in 0..<bodies.count {
             bodies[i].force = .zero
             bodies[i].torque = 0
@@ -194,8 +195,10 @@ extension PhysicsWorld {
                 }
                 b.center = com - b.rot.rotate(b.localCentroid)
             }
-            b.velocity = s.v
-            b.angularVelocity = s.w
+            // The relax and restitution passes end the step without the integrator's clamps: apply them, so
+            // no conflicting constraint can hand the next step an unbounded velocity.
+            b.velocity = clampLength(s.v, Tuning.maxLinearSpeed)
+            b.angularVelocity = clampMagnitude(s.w, maxW)
             if b.boundsMask != 0 { confine(&b) }
             let w = b.angularVelocity * b.boundingRadius
             if keepAwake || b.velocity.lengthSquared > tol * tol || w * w > tol * tol {
