@@ -42,11 +42,12 @@ final class InteractiveApp {
     /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
     static let escapeTimeoutMs: UInt64 = 30
 
-    init(loop: EventLoop, link: ServerLink, colorMode: ColorMode, name: String) throws(UVError) {
+    init(loop: EventLoop, link: ServerLink, colorMode: ColorMode, name: String, contacts: Bool = false) throws(UVError) {
         self.loop = loop
         self.link = link
         self.colorMode = colorMode
         self.name = name
+        if contacts { interaction.showContactsFromStart() }
         input = try TTYHandle(loop: loop, fd: 0, readable: true)
         session = TerminalSession(input: input)
         status = StatusInfo(address: link.address.description)

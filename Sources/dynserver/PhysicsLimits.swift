@@ -8,9 +8,9 @@ enum PhysicsLimits {
     static let maxSpeed = 40_000.0
     /// Largest angular speed, rad/s.
     static let maxAngularSpeed = 180.0
-    /// Largest push magnitude (an instantaneous push of 1e6 on mass 1 is a velocity change of 1e8 pt/s,
-    /// which the engine clamps; larger values are refused outright).
-    static let maxPushMagnitude = 1_000_000.0
+    /// Largest push magnitude (an instantaneous push of 1e10 on mass 1 asks for 1e12 pt/s, which the engine
+    /// clamps to its speed limit; larger values are refused outright).
+    static let maxPushMagnitude = 10_000_000_000.0
     /// Largest gravity magnitude (1 = 1000 pt/s²).
     static let maxGravityMagnitude = 1_000.0
 
