@@ -11,16 +11,17 @@ extension Scenes {
         var g = w.gravity
         g.magnitude = 0
         w.gravity = g
+        // The two regions barely touch, so each field's items feel that field alone.
         _ = try? w.addField(kind: .radialGravity, FieldParameters(x: W * 0.3, y: H * 0.5, strength: 3,
-                                                                   region: FieldRegionSpec(.radius(min(W, H) * 0.45))))
-        _ = try? w.addField(kind: .vortex, FieldParameters(x: W * 0.72, y: H * 0.5, strength: 2,
-                                                            region: FieldRegionSpec(.radius(min(W, H) * 0.3))))
+                                                                   region: FieldRegionSpec(.radius(min(W, H) * 0.4))))
+        _ = try? w.addField(kind: .vortex, FieldParameters(x: W * 0.78, y: H * 0.5, strength: 0.5,
+                                                            region: FieldRegionSpec(.radius(min(W, H) * 0.28))))
         let light = ItemProperties(elasticity: 0.4, resistance: 0.3)
         for offset in [Vec2(150, 0), Vec2(0, 150), Vec2(-150, 0), Vec2(0, -150)] {
             _ = try? w.spawn(shape: .ellipse, width: 30, height: 30, at: Vec2(W * 0.3, H * 0.5) + offset, properties: light)
         }
         for k in 0..<3 {
-            _ = try? w.spawn(width: 36, height: 36, at: Vec2(W * 0.72 + 60 + Double(k) * 30, H * 0.5 - 40 + Double(k) * 40),
+            _ = try? w.spawn(width: 36, height: 36, at: Vec2(W * 0.78 + 50 + Double(k) * 20, H * 0.5 - 40 + Double(k) * 40),
                              properties: light)
         }
     }

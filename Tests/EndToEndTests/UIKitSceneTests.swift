@@ -17,7 +17,8 @@ extension EndToEnd {
             let well = try #require(s.fields.first)
             // The ball that started 150 pt right of the well moved toward it.
             let ball = try #require(first.bodies.first { abs($0.x - (well.x + 150)) < 0.5 && abs($0.y - well.y) < 0.5 })
-            #expect(try #require(later.body(ball.id)).x < ball.x - 5)
+            let moved = try #require(later.body(ball.id))
+            #expect(moved.x < ball.x - 5, "ball \(ball) -> \(moved)")
             withExtendedLifetime(server) {}
         }
 

@@ -37,7 +37,7 @@ struct JointAttachmentEntry {
 extension DynamicAnimator {
     static let torquePerNewtonMeter = 10_000.0
     /// Farthest a joint attachment's point may be from the centers of the items it joins, in points.
-    static let maxJointReach = 100_000.0
+    static let maxJointReach = 10_000.0
 
     public func add(_ b: FixedAttachmentBehavior) throws(DynamicsError) -> BehaviorID {
         try addJoint(.fixed(b))
