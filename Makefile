@@ -63,6 +63,6 @@ fuzz:
 sanitize: bootstrap
 	@scripts/sanitize.sh
 
-## make soak: the long reliability variants (5 000 churn, 1 byte/s slowloris, 1 000 idle connections for a minute).
+## make soak: the long reliability variants (5 000 churn, 1 byte/s slowloris, 1 000 idle connections for a minute) and every rate/CPU/RSS threshold (DYN_TIMING=1).
 soak: bootstrap
 	@scripts/soak.sh

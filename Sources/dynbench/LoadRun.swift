@@ -3,90 +3,168 @@ import Foundation
 import Histogram
 import NetProtocol
 
-/// One load measurement: sets up the world through an admin connection, then N clients read snapshots on
-/// one libuv loop while client 0 also taps and times the first snapshot after each ack.
+/// One load measurement: sets up the world through an admin connection, then N clients (full snapshots or
+/// compact frames, optionally through a simulated link) read on one libuv loop while one client of each
+/// kind also taps and times the first state after each ack; an optional flooder sends tap lines.
 final class LoadRun {
+    struct Options {
+        var compactFraction = 0.0
+        var movingFraction = 1.0
+        var link: LinkProxy.Shape?
+        var interpBufferMs = 100.0
+        var floodLinesPerS = 0
+    }
+
     let port: Int, clientCount: Int, bodies: Int, seconds: Double, warmup: Double, serverPID: Int32?
+    let options: Options
     let loop: EventLoop
     private var readers: [BenchReader] = []
-    private var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+    private var latency: [Bool: Histogram<UInt64>] = [
+        false: Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three),
+        true: Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three),
+    ]
     private(set) var measuring = false
-    private var snapshotHz = 30.0
+    private(set) var snapshotHz = 30.0
+    private(set) var tickHz = 60.0
     private(set) var bodyIDs: [Int] = []
+    private var proxy: LinkProxy?
+    private var flooder: BenchFlooder?
 
-    init(port: Int, clients: Int, bodies: Int, seconds: Double, warmup: Double, serverPID: Int32?) throws {
+    init(port: Int, clients: Int, bodies: Int, seconds: Double, warmup: Double, serverPID: Int32?,
+         options: Options = Options()) throws {
         self.port = port
         self.clientCount = clients
         self.bodies = bodies
         self.seconds = seconds
         self.warmup = warmup
         self.serverPID = serverPID
+        self.options = options
         self.loop = try EventLoop()
     }
 
     func run() throws -> String {
-        let address = try SocketAddress(host: "127.0.0.1", port: port)
-        try populate(address)
+        let direct = try SocketAddress(host: "127.0.0.1", port: port)
+        try populate(direct)
+        var address = direct
+        if let shape = options.link {
+            let proxy = try LinkProxy(loop: loop, listenPort: 0, target: direct, shape: shape)
+            self.proxy = proxy
+            address = proxy.address ?? direct
+        }
+        let compactCount = Int((Double(clientCount) * options.compactFraction).rounded())
         for i in 0..<clientCount {
-            readers.append(try BenchReader(loop: loop, address: address, prober: i == 0, run: self))
+            let compact = i < compactCount
+            // One prober per kind: the first compact client and the first full one.
+            let prober = i == 0 || i == compactCount
+            readers.append(try BenchReader(loop: loop, address: address, compact: compact, prober: prober, run: self))
+        }
+        if options.floodLinesPerS > 0 {
+            flooder = try BenchFlooder(loop: loop, address: direct, linesPerSecond: options.floodLinesPerS, run: self)
         }
         var cpuStart = 0.0, wallStart: UInt64 = 0
         let phase = try UVTimer(loop: loop)
         try phase.start(afterMs: UInt64(warmup * 1000)) { [unowned self] in
             self.measuring = true
             readers.forEach { $0.resetCounters() }
+            flooder?.resetCounters()
             cpuStart = serverPID.flatMap(processCPUSeconds) ?? 0
             wallStart = EventLoop.hrtimeNs
             try? phase.start(afterMs: UInt64(seconds * 1000)) { [unowned self] in
                 self.measuring = false
                 phase.close()
                 readers.forEach { $0.finish() }
+                flooder?.finish()
+                proxy?.close()
             }
         }
         let tapper = try UVTimer(loop: loop)
         try tapper.start(afterMs: 100, repeatMs: 100) { [unowned self] in
-            if readers.allSatisfy(\.done) { tapper.close() } else { readers.first?.tap(body: bodyIDs.randomElement()) }
+            if readers.allSatisfy(\.done) {
+                tapper.close()
+            } else {
+                for reader in readers where reader.prober { reader.tap(body: bodyIDs.randomElement()) }
+            }
         }
         loop.run()
         let wall = Double(EventLoop.hrtimeNs - wallStart) * 1e-9
         let cpu = serverPID.flatMap(processCPUSeconds).map { ($0 - cpuStart) / wall * 100 }
-        let rates = readers.map { Double($0.snapshots) / seconds }.sorted()
-        let bytes = readers.reduce(0) { $0 + $1.bytes }
         _ = loop.close()
-        func r(_ x: Double, _ places: Double = 100) -> Double { (x * places).rounded() / places }
         var fields: [String] = [
             "\"bench\":\"server\"", "\"clients\":\(clientCount)", "\"bodies\":\(bodies)", "\"seconds\":\(seconds)",
-            "\"snapshot_hz\":\(snapshotHz)",
-            "\"snapshot_rate_min\":\(r(rates.first ?? 0))", "\"snapshot_rate_median\":\(r(rates[rates.count / 2]))",
-            "\"snapshot_fraction_min\":\(r((rates.first ?? 0) / snapshotHz, 1000))",
-            "\"bytes_per_s\":\(Int(Double(bytes) / seconds))",
-            "\"taps\":\(latency.totalCount)",
-            "\"tap_to_visible_ms_p50\":\(r(Double(latency.valueAtPercentile(50)) / 1000))",
-            "\"tap_to_visible_ms_p99\":\(r(Double(latency.valueAtPercentile(99)) / 1000))",
+            "\"snapshot_hz\":\(snapshotHz)", "\"moving_fraction\":\(options.movingFraction)",
         ]
+        if let link = options.link {
+            fields.append("\"link\":{\"delay_ms\":\(link.delayMs),\"jitter_ms\":\(link.jitterMs),\"rate_kbit\":\(link.rateKbit)}")
+        }
+        for compact in [false, true] {
+            let group = readers.filter { $0.compact == compact }
+            guard !group.isEmpty else { continue }
+            fields.append("\"\(compact ? "compact" : "full")\":" + summary(group, latency: latency[compact]!))
+        }
         if let cpu { fields.append("\"server_cpu_percent\":\(r(cpu, 10))") }
+        if let flooder {
+            fields.append("\"flooder\":{\"lines_per_s_offered\":\(options.floodLinesPerS),\"sent_bytes_per_s\":\(Int(Double(flooder.sentBytes) / seconds)),\"received_bytes_per_s\":\(Int(Double(flooder.receivedBytes) / seconds)),\"rate_limited\":\(flooder.rateLimited)}")
+        }
         return "{" + fields.joined(separator: ",") + "}"
     }
 
-    /// Zero gravity, elastic items flying in a big room: a world that never comes to rest.
+    private func r(_ x: Double, _ places: Double = 100) -> Double { (x * places).rounded() / places }
+
+    /// Per kind of client: how many, the frame rate (min, median), the share of frames that arrived in
+    /// time for the interpolation buffer (min, median), bytes/s per client (median, max), tap-to-visible.
+    private func summary(_ group: [BenchReader], latency: Histogram<UInt64>) -> String {
+        let rates = group.map { Double($0.snapshots) / seconds }.sorted()
+        let expected = seconds * snapshotHz
+        let ready = group.map { Double($0.interpolationReady(bufferMs: options.interpBufferMs, tickHz: tickHz)) / expected }.sorted()
+        let bytes = group.map { Double($0.bytes) / seconds }.sorted()
+        var parts = [
+            "\"clients\":\(group.count)",
+            "\"frame_rate_min\":\(r(rates.first ?? 0))", "\"frame_rate_median\":\(r(rates[rates.count / 2]))",
+            "\"frame_fraction_min\":\(r((rates.first ?? 0) / snapshotHz, 1000))",
+            "\"interp_ready_fraction_min\":\(r(ready.first ?? 0, 1000))",
+            "\"interp_ready_fraction_median\":\(r(ready[ready.count / 2], 1000))",
+            "\"bytes_per_s_per_client_median\":\(Int(bytes[bytes.count / 2]))",
+            "\"bytes_per_s_per_client_max\":\(Int(bytes.last ?? 0))",
+            "\"taps\":\(latency.totalCount)",
+        ]
+        if latency.totalCount > 0 {
+            parts.append("\"tap_to_visible_ms_p50\":\(r(Double(latency.valueAtPercentile(50)) / 1000))")
+            parts.append("\"tap_to_visible_ms_p99\":\(r(Double(latency.valueAtPercentile(99)) / 1000))")
+        }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// Zero gravity, elastic items in a big room, none overlapping; the moving share flies and never comes to
+    /// rest, the others rest until hit.
     private func populate(_ address: SocketAddress) throws {
         let admin = try TCPConnection(loop: loop)
         var framer = LineFramer(maxLineBytes: 64 << 20)
         var pending = bodies + 1
         var failure: String?
+        let moving = Int((Double(bodies) * options.movingFraction).rounded())
         admin.connect(to: address) { [unowned self] error in
             if let error { failure = "connect: \(error)"; admin.close(); return }
             var lines: [UInt8] = []
             lines += ClientMessage(id: .number("0"), .gravity(.magnitude(0))).encoded()
             var rng = SystemRandomNumberGenerator()
+            // One body per cell of a grid, placed at random inside it: nothing overlaps at the start, so
+            // bodies spawned at rest stay at rest until a moving one hits them.
+            let columns = max(1, Int((Double(bodies) * 4 / 3).squareRoot().rounded(.up)))
+            let rows = max(1, (bodies + columns - 1) / columns)
+            let cellW = 3900 / Double(columns), cellH = 2900 / Double(rows)
             for i in 0..<bodies {
+                let still = i >= moving
                 var patch = PropertyPatch()
+                // Resting bodies are scenery (anchored): moving ones bounce off them, and they stay at rest.
                 patch.elasticity = 1
+                if still { patch.anchored = true }
                 let shape: ShapeName = i % 2 == 0 ? .rect : .ellipse
                 lines += ClientMessage(id: .number("\(i + 1)"), .spawn(
-                    shape: shape, width: 20, height: 20, x: Double.random(in: 50...3950, using: &rng),
-                    y: Double.random(in: 50...2950, using: &rng), angle: nil,
-                    vx: Double.random(in: -300...300, using: &rng), vy: Double.random(in: -300...300, using: &rng),
+                    shape: shape, width: 20, height: 20,
+                    x: 50 + Double(i % columns) * cellW + Double.random(in: 0...max(0, cellW - 30), using: &rng),
+                    y: 50 + Double(i / columns) * cellH + Double.random(in: 0...max(0, cellH - 30), using: &rng), angle: nil,
+                    vx: still ? 0 : Double.random(in: -300...300, using: &rng),
+                    vy: still ? 0 : Double.random(in: -300...300, using: &rng),
                     patch: patch)).encoded()
             }
             admin.write(lines)
@@ -94,7 +172,9 @@ final class LoadRun {
                 framer.feed(bytes) { event in
                     guard case .line(let line) = event else { return }
                     switch ServerMessage.decode(line) {
-                    case .welcome(let w)?: self.snapshotHz = w.snapshotHz
+                    case .welcome(let w)?:
+                        self.snapshotHz = w.snapshotHz
+                        self.tickHz = w.tickHz
                     case .ack(_, let fields)?:
                         pending -= 1
                         if let body = fields.first(where: { $0.0 == "body" })?.1, case .number(let id) = body {
@@ -109,75 +189,12 @@ final class LoadRun {
         }
         loop.run()
         if let failure { throw ValidationError("setting up the world failed: \(failure)") }
+        // Only moving bodies are tapped, so that a tap in a resting world still shows up as motion.
+        bodyIDs = Array(bodyIDs.prefix(max(moving, 1)))
     }
 
-    func recordLatency(ns: UInt64) {
+    func recordLatency(ns: UInt64, compact: Bool) {
         guard measuring else { return }
-        _ = latency.record(ns / 1000)
-    }
-}
-
-/// One benchmark client: counts snapshots and bytes; the prober also taps and times its taps.
-final class BenchReader {
-    let connection: TCPConnection
-    let prober: Bool
-    unowned let run: LoadRun
-    private var framer = LineFramer(maxLineBytes: 64 << 20)
-    private(set) var snapshots = 0
-    private(set) var bytes = 0
-    private(set) var done = false
-    private var tapSentAt: UInt64?
-    private var ackSeen = false
-    private var nextID = 1
-
-    init(loop: EventLoop, address: SocketAddress, prober: Bool, run: LoadRun) throws {
-        self.connection = try TCPConnection(loop: loop)
-        self.prober = prober
-        self.run = run
-        connection.connect(to: address) { [unowned self] error in
-            guard error == nil else { done = true; connection.close(); return }
-            try? connection.startReading(onData: { [unowned self] in self.received($0) },
-                                         onEnd: { [unowned self] _ in done = true; connection.close() })
-        }
-    }
-
-    private static let snapshotPrefix = Array("{\"type\":\"snapshot\"".utf8)
-
-    private func received(_ data: UnsafeRawBufferPointer) {
-        if run.measuring { bytes += data.count }
-        framer.feed(data) { event in
-            guard case .line(let line) = event else { return }
-            if line.starts(with: Self.snapshotPrefix) {
-                if run.measuring { snapshots += 1 }
-                if ackSeen, let sent = tapSentAt {
-                    run.recordLatency(ns: EventLoop.hrtimeNs - sent)
-                    tapSentAt = nil
-                    ackSeen = false
-                }
-            } else if prober, tapSentAt != nil {
-                switch ServerMessage.decode(line) {
-                case .ack?: ackSeen = true
-                case .error?: tapSentAt = nil   // the body went away: no latency sample
-                default: break
-                }
-            }
-        }
-    }
-
-    func resetCounters() {
-        snapshots = 0
-        bytes = 0
-    }
-
-    func tap(body: Int?) {
-        guard !done, tapSentAt == nil, let body else { return }
-        tapSentAt = EventLoop.hrtimeNs
-        connection.write(ClientMessage(id: .number("\(nextID)"), .tap(x: 2000, y: 1500, body: body, mode: .instantaneous)).encoded())
-        nextID += 1
-    }
-
-    func finish() {
-        done = true
-        connection.close()
+        _ = latency[compact]!.record(ns / 1000)
     }
 }

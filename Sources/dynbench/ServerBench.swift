@@ -15,13 +15,34 @@ struct ServerBench: ParsableCommand {
     @Option(help: "Warm-up seconds before measuring.") var warmup: Double = 2
     @Option(help: "Use a running server on this port instead of starting one (it needs a generous --rate).") var port: Int?
     @Option(help: "The dynserver binary (default: next to dynbench).") var serverPath: String?
+    @Option(help: "Share of clients that subscribe to compact frames (0...1); the rest take full snapshots.") var compactFraction: Double = 0
+    @Option(help: "Share of the bodies that move (0...1); the others start at rest.") var movingFraction: Double = 1
+    @Option(help: "Run the clients through a simulated link with this one-way delay (ms).") var linkDelayMs: Double?
+    @Option(help: "The link's jitter, ± ms.") var linkJitterMs: Double = 0
+    @Option(help: "The link's bandwidth cap per direction and connection, kbit/s.") var linkRateKbit: Double = 1_000_000
+    @Option(help: "A client's interpolation buffer: frames arriving later than this behind the earliest are not ready (ms).") var interpBufferMs: Double = 100
+    @Option(help: "An extra client floods the server with this many tap lines per second.") var floodLinesPerS: Int = 0
+
+    func validate() throws {
+        guard (0...1).contains(compactFraction), (0...1).contains(movingFraction) else {
+            throw ValidationError("--compact-fraction and --moving-fraction must be 0...1")
+        }
+    }
 
     func run() throws {
-        let server = try port == nil ? BenchServer.start(path: serverPath, clients: clients) : nil
+        // A flood is measured against the default command rate; the world is still built within one burst.
+        let limits = floodLinesPerS > 0 ? ["--rate", "120", "--burst", "\(bodies + 100)"] : ["--rate", "1000000", "--burst", "1000000"]
+        let server = try port == nil ? BenchServer.start(path: serverPath, clients: clients, limits: limits) : nil
         defer { server?.stop() }
         let targetPort = port ?? server!.port
+        var options = LoadRun.Options()
+        options.compactFraction = compactFraction
+        options.movingFraction = movingFraction
+        options.link = linkDelayMs.map { LinkProxy.Shape(delayMs: $0, jitterMs: linkJitterMs, rateKbit: linkRateKbit) }
+        options.interpBufferMs = interpBufferMs
+        options.floodLinesPerS = floodLinesPerS
         let load = try LoadRun(port: targetPort, clients: clients, bodies: bodies, seconds: seconds, warmup: warmup,
-                               serverPID: server?.pid)
+                               serverPID: server?.pid, options: options)
         let result = try load.run()
         print(result)
     }
@@ -38,13 +59,13 @@ final class BenchServer {
         self.port = port
     }
 
-    static func start(path: String?, clients: Int) throws -> BenchServer {
+    static func start(path: String?, clients: Int, limits: [String]) throws -> BenchServer {
         let exe = path ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("dynserver").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: exe)
-        process.arguments = ["--port", "0", "--scene", "empty", "--world", "4000x3000", "--rate", "1000000",
-                             "--burst", "1000000", "--max-clients", "\(clients + 8)", "--log-level", "warning"]
+        process.arguments = ["--port", "0", "--scene", "empty", "--world", "4000x3000", "--max-clients", "\(clients + 8)",
+                             "--log-level", "warning", "--no-http"] + limits
         let out = Pipe()
         process.standardOutput = out
         try process.run()

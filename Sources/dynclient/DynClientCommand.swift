@@ -50,6 +50,13 @@ struct DynClientCommand: ParsableCommand {
         return SubscriptionChange(contacts: contacts ? true : nil, snapshots: snapshots)
     }
 
+    /// The terminal view takes compact frames unless `--snapshots` says otherwise, with `--contacts` too.
+    static func interactiveSubscription(_ flags: SubscriptionChange?) -> SubscriptionChange {
+        var change = flags ?? SubscriptionChange()
+        if change.snapshots == nil { change.snapshots = .compact }
+        return change
+    }
+
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         Self.unblockHandledSignals()
@@ -66,13 +73,14 @@ struct DynClientCommand: ParsableCommand {
         // The terminal view takes compact frames; headless output stays full snapshots, line for line.
         let link = ServerLink(loop: loop, address: address, name: clientName,
                               token: token, reconnects: !noReconnect,
-                              subscribe: subscription ?? (interactive ? SubscriptionChange(snapshots: .compact) : nil))
+                              subscribe: interactive ? Self.interactiveSubscription(subscription) : subscription)
         let code: Int32
         if !interactive {
             let app = HeadlessApp(loop: loop, link: link, lingerMs: linger, follow: follow)
             code = withExtendedLifetime(app) { app.run() }
         } else {
-            let app = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment), name: clientName)
+            let app = try InteractiveApp(loop: loop, link: link, colorMode: ColorMode.detect(environment: environment), name: clientName,
+                                         contacts: contacts)
             code = withExtendedLifetime(app) { app.run() }
         }
         // Let close callbacks (and a headless flush) finish so the loop closes cleanly.

@@ -85,6 +85,9 @@ struct Interaction {
         return Point(width / 2, height / 2)
     }
 
+    /// Contact flashes on from the start (`--contacts`: the subscription is already asked for).
+    mutating func showContactsFromStart() { showContacts = true }
+
     /// The server refused our `drag begin` (no item there): forget the drag.
     mutating func dragRejected() {
         keyboardDragging = false

@@ -42,11 +42,12 @@ final class InteractiveApp {
     /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
     static let escapeTimeoutMs: UInt64 = 30
 
-    init(loop: EventLoop, link: ServerLink, colorMode: ColorMode, name: String) throws(UVError) {
+    init(loop: EventLoop, link: ServerLink, colorMode: ColorMode, name: String, contacts: Bool = false) throws(UVError) {
         self.loop = loop
         self.link = link
         self.colorMode = colorMode
         self.name = name
+        if contacts { interaction.showContactsFromStart() }
         input = try TTYHandle(loop: loop, fd: 0, readable: true)
         session = TerminalSession(input: input)
         status = StatusInfo(address: link.address.description)
@@ -115,6 +116,7 @@ final class InteractiveApp {
 
     private func linkUp() {
         status.connection = .connecting
+        status.readOnly = false
         reconnect = nil
         nextID = 1
         pendingDragBegin = nil
@@ -138,7 +140,6 @@ final class InteractiveApp {
             world.apply(welcome: welcome)
             link.markHealthy()
             status.connection = .connected
-            status.clientID = welcome.client
             previousFrame = nil
             feed.reset()
         case let .scene(scene):
@@ -184,6 +185,7 @@ final class InteractiveApp {
         let what = command.map { $0.typeName + ": " } ?? ""
         switch error.code {
         case .forbidden:
+            status.readOnly = true
             feedback.failed("\(what)forbidden: this needs the admin token (start dynclient with --token ADMIN)")
         case .unauthorized:
             feedback.failed("unauthorized: this server needs a token (--token T, or :hello token=T)")

@@ -4,7 +4,7 @@ import NetProtocol
 /// `:set ID ` line opened beside it can change any of them.
 enum PropertyPanel {
     static func lines(for body: BodyInfo) -> [String] {
-        let f = { (value: Double) in StatusLine.format(value, decimals: 2) }
+        let f = StatusLine.compact
         return [
             " #\(body.id) \(body.shape.wireName) \(f(body.width))x\(f(body.height)) - type PROP VALUE, Enter sets, Esc cancels ",
             " elasticity \(f(body.elasticity))  friction \(f(body.friction))  density \(f(body.density)) ",

@@ -113,6 +113,7 @@ enum ShortCommand {
         guard let verb = words.first else { throw ShortCommandError(message: "id= needs a command before it") }
         var arguments = try ShortArguments(verb: verb, words: Array(words.dropFirst()), context: context)
         if verb == "wait" {
+            if id != nil { throw ShortCommandError(message: "wait: sends nothing, so id= has nothing to name") }
             try arguments.expectCount(1...1)
             guard let milliseconds = UInt64(arguments.positional[0]) else {
                 throw ShortCommandError(message: "wait: \"\(arguments.positional[0])\" is not a whole number of milliseconds")

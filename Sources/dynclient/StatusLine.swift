@@ -21,7 +21,6 @@ enum WorldMotion: Equatable, Sendable {
 struct StatusInfo: Equatable, Sendable {
     var address: String
     var connection: ConnectionStatus = .connecting
-    var clientID: Int?
     var scene: String?
     var motion: WorldMotion = .running
     var tick: UInt64?
@@ -34,12 +33,15 @@ struct StatusInfo: Equatable, Sendable {
     var bufferMs: Double?
     /// Snapshots received during the last full second.
     var snapshotRate = 0
+    /// The server refused a structural command: this client lacks the admin token.
+    var readOnly = false
 }
 
 /// Formats the status line (docs/ARCHITECTURE.md, dynclient).
 ///
 /// Guarantees: the connection state always comes first (`connected`, `connecting`, `reconnecting in 2.3 s`,
-/// `unauthorized: give --token`), then, in this order of importance, the scene name, running/paused/held,
+/// `unauthorized: give --token`), then, in this order of importance, the scene name, `read-only: admin token
+/// needed` once the server refused a structural command, running/paused/held,
 /// tick, clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
 /// width is short the least important fields go first, so at 80 columns the state and the scene always
 /// show; the result is exactly `width` characters (cut or padded with spaces).
@@ -53,6 +55,7 @@ enum StatusLine {
         case .unauthorized: fields.append("unauthorized: give --token")
         }
         fields.append("scene \(info.scene ?? "-")")
+        if info.readOnly, info.connection.isConnected { fields.append("read-only: admin token needed") }
         if info.connection.isConnected {
             switch info.motion {
             case .running: fields.append("running")
@@ -72,18 +75,39 @@ enum StatusLine {
             fields.append("\(info.snapshotRate) snap/s")
             fields.append("\(info.items) items")
         }
-        while fields.count > 1, 1 + fields.joined(separator: " | ").unicodeScalars.count > width { fields.removeLast() }
-        return fit(" " + fields.joined(separator: " | "), width: width)
+        // Fields that do not fit go, least important first; the last one kept may be cut (marked `~`) when
+        // at least a few characters of it still fit.
+        var line = " " + fields[0]
+        for field in fields.dropFirst() {
+            let room = width - line.unicodeScalars.count - 3
+            if field.unicodeScalars.count <= room {
+                line += " | " + field
+            } else {
+                if room >= 8 { line += " | " + String(String.UnicodeScalarView(field.unicodeScalars.prefix(room - 1))) + "~" }
+                break
+            }
+        }
+        return fit(line, width: width)
     }
 
     /// Describes an item for the status line: id, shape, size and the properties that differ from UIKit's
     /// defaults.
     static func describe(_ body: BodyInfo) -> String {
-        var text = "#\(body.id) \(body.shape.wireName) \(format(body.width, decimals: 0))x\(format(body.height, decimals: 0))"
-        if body.elasticity != 0 { text += " e\(format(body.elasticity, decimals: 2))" }
-        if body.friction != 0 { text += " f\(format(body.friction, decimals: 2))" }
-        if body.density != 1 { text += " d\(format(body.density, decimals: 2))" }
+        var text = "#\(body.id) \(body.shape.wireName) \(compact(body.width))x\(compact(body.height))"
+        if body.elasticity != 0 { text += " e\(compact(body.elasticity))" }
+        if body.friction != 0 { text += " f\(compact(body.friction))" }
+        if body.density != 1 { text += " d\(compact(body.density))" }
+        if body.charge != 0 { text += " q\(compact(body.charge))" }
         if body.anchored { text += " anchored" }
+        return text
+    }
+
+    /// At most two decimals, trailing zeros dropped: `0.6`, `2`, `0.25`.
+    static func compact(_ value: Double) -> String {
+        var text = format(value, decimals: 2)
+        guard text.contains(".") else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
         return text
     }
 
@@ -105,12 +129,5 @@ enum StatusLine {
         let whole = scaled / Int(scale)
         let fraction = String(scaled % Int(scale))
         return sign + "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
-}
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        guard let last = lastIndex(where: { $0 != " " }) else { return "" }
-        return String(self[...last])
     }
 }

@@ -33,14 +33,19 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Disconnect a client holding more unsent bytes than this.") var maxOutboxBytes = 8 * 1024 * 1024
     @Option(help: "Most items the world may hold.") var maxBodies = 5000
     @Option(help: "Kernel send buffer per client in bytes (SO_SNDBUF; Linux doubles it).") var sendBufferBytes = 256 * 1024
+    @Option(help: "Save the world to this file every --state-interval seconds and at shutdown; restore it at start.") var state: String?
+    @Option(help: "Seconds between state saves.") var stateInterval: Double = 5
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
 
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
-        guard (0...65535).contains(httpPort ?? 0), httpPort == nil || !noHttp, resolvedHTTPPort.map({ $0 <= 65535 }) ?? true else {
+        guard (0...65535).contains(httpPort ?? 0), httpPort == nil || !noHttp else {
             throw ValidationError("--http-port must be 0...65535 (and not with --no-http)")
+        }
+        guard resolvedHTTPPort.map({ $0 <= 65535 }) ?? true else {
+            throw ValidationError("--port 65535 leaves no next port for HTTP: give --http-port or --no-http")
         }
         guard tickHz >= 1, tickHz <= 1000 else { throw ValidationError("--tick-hz must be 1...1000") }
         guard snapshotHz > 0, snapshotHz <= tickHz else { throw ValidationError("--snapshot-hz must be > 0 and <= --tick-hz") }
@@ -49,6 +54,8 @@ struct DynServerCommand: ParsableCommand {
         guard maxLineBytes >= 256 else { throw ValidationError("--max-line-bytes must be >= 256") }
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be > 0 and --burst >= 1") }
         guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1, sendBufferBytes >= 1024 else { throw ValidationError("limits must be positive") }
+        guard stateInterval >= 0.05, stateInterval <= 86_400 else { throw ValidationError("--state-interval must be 0.05...86400 seconds") }
+        if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
     }
 
@@ -101,6 +108,8 @@ struct DynServerCommand: ParsableCommand {
         config.maxOutboxBytes = maxOutboxBytes
         config.maxBodies = maxBodies
         config.sendBufferBytes = sendBufferBytes
+        config.statePath = state
+        config.stateIntervalS = stateInterval
         config.held = held
 
         let server = try Server(config: config, log: log)

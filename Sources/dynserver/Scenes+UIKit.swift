@@ -14,7 +14,7 @@ extension Scenes {
         _ = try? w.addField(kind: .radialGravity, FieldParameters(x: W * 0.3, y: H * 0.5, strength: 3,
                                                                    region: FieldRegionSpec(.radius(min(W, H) * 0.45))))
         _ = try? w.addField(kind: .vortex, FieldParameters(x: W * 0.72, y: H * 0.5, strength: 2,
-                                                            region: FieldRegionSpec(.radius(min(W, H) * 0.35))))
+                                                            region: FieldRegionSpec(.radius(min(W, H) * 0.3))))
         let light = ItemProperties(elasticity: 0.4, resistance: 0.3)
         for offset in [Vec2(150, 0), Vec2(0, 150), Vec2(-150, 0), Vec2(0, -150)] {
             _ = try? w.spawn(shape: .ellipse, width: 30, height: 30, at: Vec2(W * 0.3, H * 0.5) + offset, properties: light)

@@ -67,10 +67,14 @@ enum Scenes {
         _ = try? w.snap(body: id, x: w.width / 2, y: w.height / 2, damping: 0.5)
     }
 
-    /// Seed 2.6: two squares stacked, the lower very elastic, the upper not.
+    /// Seed 2.6: two squares stacked, the lower very elastic, the upper not; as in UIKit's engine they fall
+    /// and bounce together (docs/ENGINE.md, "Restitution"). Beside them the same two squares apart, where
+    /// the elastic one bounces clearly higher.
     static func elasticity(_ w: SharedWorld) {
-        _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width / 2, 100), properties: ItemProperties(elasticity: 0))
-        _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width / 2, 150), properties: ItemProperties(elasticity: 0.9))
+        _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width * 0.3, 100), properties: ItemProperties(elasticity: 0))
+        _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width * 0.3, 150), properties: ItemProperties(elasticity: 0.9))
+        _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width * 0.6, 150), properties: ItemProperties(elasticity: 0))
+        _ = try? w.spawn(width: 50, height: 50, at: Vec2(w.width * 0.75, 150), properties: ItemProperties(elasticity: 0.9))
     }
 
     /// The default room: something of every behavior, sized to read well in a terminal.
@@ -93,14 +97,16 @@ enum Scenes {
         // Balls: a bouncy one and a heavy one.
         _ = try? w.spawn(shape: .ellipse, width: 40, height: 40, at: Vec2(W * 0.12, H * 0.1),
                          properties: ItemProperties(elasticity: 0.9))
-        _ = try? w.spawn(shape: .ellipse, width: 60, height: 60, at: Vec2(W * 0.9, H * 0.2),
+        // The heavy ball falls clear of the shelf's right end (not onto its box).
+        _ = try? w.spawn(shape: .ellipse, width: 60, height: 60, at: Vec2(W * 0.96, H * 0.2),
                          properties: ItemProperties(elasticity: 0.3, friction: 0.2, density: 3))
         // An anchored shelf with a box resting on it.
-        _ = try? w.spawn(width: 160, height: 16, at: Vec2(W * 0.85, H * 0.6), properties: ItemProperties(anchored: true),
+        _ = try? w.spawn(width: 160, height: 16, at: Vec2(W * 0.8, H * 0.6), properties: ItemProperties(anchored: true),
                          color: Palette.ground)
-        _ = try? w.spawn(width: 40, height: 40, at: Vec2(W * 0.85, H * 0.6 - 40), properties: ItemProperties(friction: 0.8))
-        // A pendulum hanging from an anchor by an off-centre point.
-        if let bob = try? w.spawn(width: 60, height: 40, at: Vec2(W * 0.55, H * 0.3)) {
+        _ = try? w.spawn(width: 40, height: 40, at: Vec2(W * 0.8, H * 0.6 - 28), properties: ItemProperties(friction: 0.8))
+        // A pendulum hanging from an anchor by an off-centre point, damped so that the room comes to rest.
+        if let bob = try? w.spawn(width: 60, height: 40, at: Vec2(W * 0.55, H * 0.3),
+                                  properties: ItemProperties(resistance: 0.8, angularResistance: 0.8)) {
             if let a = try? w.animator.add(AttachmentBehavior.anchored(bob, offset: Vec2(-20, -15), to: Vec2(W * 0.45, H * 0.08))) {
                 w.sceneAttachments.append(a)
             }

@@ -58,6 +58,7 @@ extension Server {
     /// Changes what the client receives; acked (always, so a client learns the capped rate) with the result.
     private func subscribe(_ session: ClientSession, id: MessageID?, change: SubscriptionChange) {
         session.subscription = change.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
+        if session.subscription.contacts { world.animator.contactEventsEnabled = true }
         session.reply(.ack(id: id, fields: subscriptionFields(session.subscription)))
         // A new kind of snapshot starts at once (a keyframe for compact), not at the next due tick.
         if change.snapshots != nil, session.authorized {
@@ -85,6 +86,7 @@ extension Server {
         if isAdminToken { session.admin = true }
         if let subscribe {
             session.subscription = subscribe.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
+            if session.subscription.contacts { world.animator.contactEventsEnabled = true }
         }
         if let name, !name.isEmpty { session.name = String(name.prefix(64)) }
         let joining = !session.authorized

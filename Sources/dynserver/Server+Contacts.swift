@@ -10,9 +10,10 @@ extension Server {
     /// Takes the events of the step just taken (always, so they never pile up) and sends them.
     func collectContacts() {
         let events = world.animator.takeContactEvents()
-        guard !events.isEmpty else { return }
         let subscribers = sessions.values.filter { $0.authorized && !$0.closing && $0.subscription.contacts }
-        guard !subscribers.isEmpty else { return }
+        // The engine records events only while someone subscribes (docs/ENGINE.md, "Contact events").
+        world.animator.contactEventsEnabled = !subscribers.isEmpty
+        guard !events.isEmpty, !subscribers.isEmpty else { return }
         var lines: [UInt8] = []
         var sent = 0
         for event in events {

@@ -5,14 +5,14 @@ import NetProtocol
 extension Server {
     /// Admits a client that completed the WebSocket handshake on `tcp`; `leftover` are bytes that arrived
     /// after the handshake in the same read.
-    func acceptWebSocket(_ tcp: TCPConnection, leftover: UnsafeRawBufferPointer) {
+    func acceptWebSocket(_ tcp: TCPConnection, leftover: UnsafeRawBufferPointer, framer: WebSocketTextFramer) {
         guard !shuttingDown else {
             tcp.close()
             return
         }
         tcp.setNoDelay(true)
         try? tcp.setSendBufferSize(Int32(config.sendBufferBytes))
-        let transport = WebSocketTransport(tcp: tcp, maxMessageBytes: config.maxLineBytes)
+        let transport = WebSocketTransport(tcp: tcp, maxMessageBytes: config.maxLineBytes, framer: framer)
         guard let session = admit(transport) else { return }
         do {
             try tcp.startReading(onData: { [unowned self, unowned session] bytes in

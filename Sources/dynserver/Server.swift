@@ -22,6 +22,7 @@ final class Server {
     private var listener: TCPListener?
     private(set) var tickTimer: UVTimer?
     private var housekeeping: UVTimer?
+    var stateTimer: UVTimer?
     private var signals: [SignalWatcher] = []
     private(set) var shuttingDown = false
 
@@ -49,8 +50,8 @@ final class Server {
         guard let scene = Scenes.named(config.scene) else {
             throw ServerStartError("unknown scene \"\(config.scene)\" (known: \(Scenes.names.joined(separator: ", ")))")
         }
-        world.load(scene, name: config.scene)
-        world.held = config.held
+        loadInitialWorld(scene)
+        if config.held { world.held = true }
     }
 
     /// Binds and starts the timers and signal watchers; returns the address actually bound.
@@ -70,6 +71,7 @@ final class Server {
             self.checkSlowClients()
             self.http?.closeStalledRequests()
         }
+        try startStateTimer()
         for signum in [SIGINT, SIGTERM] {
             signals.append(try SignalWatcher(loop: loop, signal: signum) { [unowned self] signum in
                 self.shutdown(reason: signum == SIGINT ? "SIGINT" : "SIGTERM")
@@ -183,6 +185,8 @@ final class Server {
         http?.close()
         tickTimer?.close()
         housekeeping?.close()
+        stateTimer?.close()
+        saveState(reason: reason)
         signals.forEach { $0.close() }
         let bye = SharedBytes(ServerMessage.bye(reason: "shutdown").encoded())
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {

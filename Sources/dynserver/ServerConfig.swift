@@ -28,5 +28,10 @@ struct ServerConfig: Sendable {
     /// client's stale snapshots are not buffered megabytes deep where they can no longer be replaced.
     var sendBufferBytes = 256 * 1024
 
+    /// `--state FILE`: where the world is saved and restored from (nil: not saved).
+    var statePath: String?
+    /// `--state-interval`: seconds between saves.
+    var stateIntervalS = 5.0
+
     static let serverName = DynVersion.line("dynserver")
 }

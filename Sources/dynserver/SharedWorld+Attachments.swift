@@ -4,8 +4,16 @@ import NetProtocol
 /// `attach`, `anchor` and `detach` (docs/PROTOCOL.md): every listed attachment, the scenes' own included, is
 /// addressed by its behavior id, and any one with an anchor can be moved.
 extension SharedWorld {
+    /// Largest attachment offset, in points: farther lever arms leave the joint solver no significant digits.
+    static let maxAttachmentOffset = 100_000.0
+
     func attach(_ spec: AttachSpec) throws(ProtocolError) -> AckFields {
         try requireBody(spec.body)
+        for (name, offset) in [("offset", spec.offset), ("to_offset", spec.target.offset)] {
+            if let o = offset, abs(o.x) > SharedWorld.maxAttachmentOffset || abs(o.y) > SharedWorld.maxAttachmentOffset {
+                throw ProtocolError(.badValue, "field \"\(name)\" must be within ±100000 points of the item's center")
+            }
+        }
         guard let itemA = animator.item(spec.body) else { throw ProtocolError(.unknownBody, "no body with id \(spec.body)") }
         var behavior = AttachmentBehavior(item: spec.body, offset: spec.offset.map(Vec2.init) ?? .zero)
         switch spec.target {
@@ -78,6 +86,14 @@ extension SharedWorld {
         attachmentKinds[id] = nil
         structureChanged = true
         return [("attachment", .number(Double(id)))]
+    }
+}
+
+extension AttachTarget {
+    /// The point on the other item, for an item–item attachment.
+    var offset: Point? {
+        if case .body(_, let offset) = self { return offset }
+        return nil
     }
 }
 

@@ -50,6 +50,9 @@ extension SharedWorld {
     /// `velocity`: adds to (or with `add: false` sets) the item's velocities; the parts not given stay.
     func velocity(body: Int, vx: Double?, vy: Double?, av: Double?, add: Bool) throws(ProtocolError) -> AckFields {
         try requireBody(body)
+        try PhysicsLimits.checkSpeed(vx, "vx")
+        try PhysicsLimits.checkSpeed(vy, "vy")
+        try PhysicsLimits.checkAngularSpeed(av, "av")
         guard let item = animator.item(body) else { throw ProtocolError(.unknownBody, "no body with id \(body)") }
         var dv = Vec2(vx ?? 0, vy ?? 0)
         var dw = av ?? 0

@@ -28,6 +28,7 @@ extension SharedWorld {
         }
         guard let center = animator.item(target)?.center else { throw ProtocolError(.unknownBody, "no body with id \(target)") }
         let recipe = tapPush(at: point, itemCenter: center)
+        try PhysicsLimits.checkPush(recipe.magnitude, "x")
         try setPush(body: target, mode: mode, angle: recipe.angle, magnitude: recipe.magnitude, active: true, offset: nil)
         return [("body", .number(Double(target))), ("angle", .number(recipe.angle)), ("magnitude", .number(recipe.magnitude))]
     }
@@ -43,6 +44,8 @@ extension SharedWorld {
             angle = a
             magnitude = m
         case .vector(let dx, let dy)?:
+            try PhysicsLimits.checkPush(dx, "dx")
+            try PhysicsLimits.checkPush(dy, "dy")
             var probe = PushBehavior(items: [body], mode: .continuous)
             probe.pushDirection = Vec2(dx, dy)
             angle = probe.angle
@@ -52,6 +55,7 @@ extension SharedWorld {
                 throw ProtocolError(.badMessage, "push needs angle+magnitude or dx+dy (body \(body) has no \(mode.rawValue) push yet)")
             }
         }
+        try PhysicsLimits.checkPush(magnitude, "magnitude")
         try setPush(body: body, mode: mode, angle: angle, magnitude: magnitude, active: active ?? true, offset: offset)
         return [("body", .number(Double(body))), ("angle", .number(angle)), ("magnitude", .number(magnitude))]
     }
@@ -75,7 +79,7 @@ extension SharedWorld {
                 if mode == .continuous { continuousPushes[body] = id } else { instantPushes[body] = id }
             }
         } catch {
-            throw ProtocolError(.badValue, "push rejected: \(error)")
+            throw ProtocolError(.badValue, "push rejected: \(error.protocolWords)")
         }
     }
 
@@ -134,7 +138,7 @@ extension SharedWorld {
                 snaps[body] = try animator.add(behavior)
             }
         } catch {
-            throw ProtocolError(.badValue, "snap rejected: \(error)")
+            throw ProtocolError(.badValue, "snap rejected: \(error.protocolWords)")
         }
         structureChanged = true
         return [("body", .number(Double(body)))]
@@ -153,7 +157,7 @@ extension SharedWorld {
         try requireBody(body)
         guard var p = animator.item(body)?.properties else { throw ProtocolError(.unknownBody, "no body with id \(body)") }
         patch.apply(to: &p)
-        do { try animator.setProperties(body, p) } catch { throw ProtocolError(.badValue, "set rejected: \(error)") }
+        do { try animator.setProperties(body, p) } catch { throw ProtocolError(.badValue, "set rejected: \(error.protocolWords)") }
         if let color = patch.color { colors[body] = color.lowercased() }
         structureChanged = true
         return [("body", .number(Double(body)))]
@@ -163,6 +167,9 @@ extension SharedWorld {
         var g = gravity
         switch change {
         case .vector(let dx, let dy, let magnitude):
+            try PhysicsLimits.checkGravity(dx, "dx")
+            try PhysicsLimits.checkGravity(dy, "dy")
+            if let magnitude { try PhysicsLimits.checkGravity(magnitude, "magnitude") }
             let v = Vec2(dx, dy)
             if let magnitude, v.length > 0 {
                 g.direction = v * (magnitude / v.length)
@@ -170,12 +177,16 @@ extension SharedWorld {
                 g.direction = v
             }
         case .angle(let angle, let magnitude):
+            if let magnitude { try PhysicsLimits.checkGravity(magnitude, "magnitude") }
             let m = magnitude ?? g.magnitude
             g.direction = Vec2(cos(angle), sin(angle)) * m
         case .magnitude(let m):
+            try PhysicsLimits.checkGravity(m, "magnitude")
             g.magnitude = m
         }
-        guard g.direction.x.isFinite, g.direction.y.isFinite else { throw ProtocolError(.badValue, "gravity must be finite") }
+        guard g.direction.x.isFinite, g.direction.y.isFinite, g.magnitude <= PhysicsLimits.maxGravityMagnitude else {
+            throw ProtocolError(.badValue, "gravity must be finite and of magnitude at most \(Int(PhysicsLimits.maxGravityMagnitude))")
+        }
         gravity = g
         return [("dx", .number(g.direction.x)), ("dy", .number(g.direction.y)), ("magnitude", .number(g.magnitude))]
     }
@@ -198,6 +209,9 @@ extension SharedWorld {
         guard w <= width, h <= height else {
             throw ProtocolError(.badValue, "an item of \(w) x \(h) does not fit in the world")
         }
+        try PhysicsLimits.checkSpeed(vx, "vx")
+        try PhysicsLimits.checkSpeed(vy, "vy")
+        try PhysicsLimits.checkSpeed(Vec2(vx ?? 0, vy ?? 0).length, "vx")
         var p = ItemProperties()
         patch.apply(to: &p)
         do {
@@ -205,7 +219,7 @@ extension SharedWorld {
                                velocity: Vec2(vx ?? 0, vy ?? 0), properties: p, color: patch.color?.lowercased())
             return [("body", .number(Double(id)))]
         } catch {
-            throw ProtocolError(.badValue, "spawn rejected: \(error)")
+            throw ProtocolError(.badValue, "spawn rejected: \(error.protocolWords)")
         }
     }
 

@@ -13,19 +13,19 @@ final class SharedWorld {
     let height: Double
     /// Items the world may hold at once; a spawn beyond it is `bad_value`.
     let maxBodies: Int
-    private(set) var sceneName = "empty"
+    var sceneName = "empty"
     var structureChanged = true
 
     var colors: [ItemID: String] = [:]
-    private(set) var gravityID: BehaviorID = 0
-    private(set) var collisionID: BehaviorID = 0
+    var gravityID: BehaviorID = 0
+    var collisionID: BehaviorID = 0
     /// The scene's own attachments (drawn by clients); drags are kept apart in `drags`.
     var sceneAttachments: [BehaviorID] = []
     var continuousPushes: [ItemID: BehaviorID] = [:]
     var instantPushes: [ItemID: BehaviorID] = [:]
     var snaps: [ItemID: BehaviorID] = [:]
     var drags: [Int: Drag] = [:]
-    private var paletteIndex = 0
+    var paletteIndex = 0
     /// Held by `pause` until `resume`, across scene loads (SharedWorld+Time.swift).
     var held = false
     /// Simulated time of held steps the animator did not take because the world was at rest, so that

@@ -202,9 +202,12 @@ function draw() {
       if (bd.closed) ctx.closePath(); ctx.stroke();
     }
     for (const f of scene.fields || []) {
-      const r = f.region && f.region.radius ? f.region.radius : 40;
-      ctx.strokeStyle = "rgba(120,170,255,0.5)"; ctx.setLineDash([6 / scale, 6 / scale]);
-      ctx.beginPath(); ctx.arc(f.x, f.y, r, 0, 2 * Math.PI); ctx.stroke(); ctx.setLineDash([]);
+      // The region when it has one (a circle or a rectangle centred on the field), else a small marker.
+      const g = f.region || {};
+      ctx.strokeStyle = "rgba(120,170,255,0.5)"; ctx.setLineDash([6 / scale, 6 / scale]); ctx.beginPath();
+      if (g.width && g.height) ctx.rect(f.x - g.width / 2, f.y - g.height / 2, g.width, g.height);
+      else ctx.arc(f.x, f.y, g.radius || 40, 0, 2 * Math.PI);
+      ctx.stroke(); ctx.setLineDash([]);
       ctx.fillStyle = "rgba(120,170,255,0.8)"; ctx.font = (12 / scale) + "px system-ui"; ctx.fillText(f.kind || "field", f.x + 4 / scale, f.y - 4 / scale);
     }
     for (const [id, b] of dyn.bodies) {

@@ -1,7 +1,8 @@
 import NetProtocol
 
 /// A client's WebSocket: the session's messages go out one per text frame (framed by wslay, over the TCP
-/// stream that carried the HTTP upgrade), and the peer's text messages come back one by one.
+/// stream that carried the HTTP upgrade; a broadcast buffer is framed once for every WebSocket), and the
+/// peer's text messages come back one by one.
 ///
 /// Guarantees: everything `ClientTransport` asks — each `write` becomes whole frames handed to the TCP
 /// stream in one piece, so a `latestOnly` snapshot replaces a waiting one frame for frame; nothing is
@@ -11,9 +12,12 @@ final class WebSocketTransport: ClientTransport {
     let tcp: TCPConnection
     let endpoint: WebSocketEndpoint
     let peerDescription: String
+    private let framer: WebSocketTextFramer
 
-    init(tcp: TCPConnection, maxMessageBytes: Int) {
+    /// `framer` is shared by every WebSocket of the server, so a broadcast is framed once.
+    init(tcp: TCPConnection, maxMessageBytes: Int, framer: WebSocketTextFramer) {
         self.tcp = tcp
+        self.framer = framer
         self.endpoint = WebSocketEndpoint(role: .server, maxMessageBytes: maxMessageBytes)
         self.peerDescription = tcp.peer?.description ?? "?"
     }
@@ -26,15 +30,8 @@ final class WebSocketTransport: ClientTransport {
     /// Frames each `\n`-terminated message of `bytes` as one text frame (without its newline).
     func write(_ bytes: SharedBytes, kind: WriteKind) {
         guard !tcp.isClosing, !endpoint.closeSent else { return }
-        var framed: [UInt8] = []
-        let all = bytes.readOnly
-        var start = 0
-        for i in 0..<all.count where all[i] == UInt8(ascii: "\n") {
-            if i > start { framed += endpoint.text(UnsafeRawBufferPointer(rebasing: all[start..<i])) }
-            start = i + 1
-        }
-        if start < all.count { framed += endpoint.text(UnsafeRawBufferPointer(rebasing: all[start...])) }
-        if !framed.isEmpty { tcp.write(framed, kind: kind) }
+        let framed = framer.frames(for: bytes)
+        if framed.count > 0 { tcp.write(framed, kind: kind) }
     }
 
     /// The complete messages in `bytes`; answers wslay produced (pong, Close reply) are written first.

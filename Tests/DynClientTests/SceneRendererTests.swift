@@ -3,7 +3,7 @@ import Testing
 @testable import dynclient
 
 @Suite struct SceneRendererTests {
-    let status = StatusInfo(address: "127.0.0.1:7700", connection: .connected, clientID: 7)
+    let status = StatusInfo(address: "127.0.0.1:7700", connection: .connected)
 
     private func render(_ world: WorldModel, interaction: Interaction = Interaction(),
                         options: RenderOptions = RenderOptions()) -> ScreenFrame {

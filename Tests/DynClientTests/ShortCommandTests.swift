@@ -205,6 +205,7 @@ import Testing
             ("push", "push: give ANGLE MAGNITUDE or dx= dy="),
             ("ping 3", "ping: 1 argument is not what it takes"),
             ("wait -5", "wait: \"-5\" is not a whole number of milliseconds"),
+            ("wait 5 id=w", "wait: sends nothing, so id= has nothing to name"),
             ("scene", "scene: arguments missing"),
             ("collision some", "collision: \"some\" is not items, boundaries or everything"),
             ("gravity 1 2 3", "gravity: 3 arguments is not what it takes"),

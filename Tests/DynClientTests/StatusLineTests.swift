@@ -6,7 +6,6 @@ import Testing
     private var connected: StatusInfo {
         var info = StatusInfo(address: "127.0.0.1:7700")
         info.connection = .connected
-        info.clientID = 7
         info.scene = "snap"
         info.tick = 1234
         info.snapshotRate = 30
@@ -19,9 +18,9 @@ import Testing
 
     @Test func connectedLineListsEveryFieldInOrderOfImportance() {
         var info = connected
-        info.selection = "#4 rect 100x100 e0.50"
+        info.selection = "#4 rect 100x100 e0.5"
         let text = StatusLine.text(info, width: 160)
-        #expect(text == StatusLine.fit(" connected | scene snap | running | tick 1234 | 3 clients | sel #4 rect 100x100 e0.50 | ping 1.3 ms | buf 45 ms | 30 snap/s | 12 items", width: 160))
+        #expect(text == StatusLine.fit(" connected | scene snap | running | tick 1234 | 3 clients | sel #4 rect 100x100 e0.5 | ping 1.3 ms | buf 45 ms | 30 snap/s | 12 items", width: 160))
         #expect(text.count == 160)
     }
 
@@ -36,6 +35,11 @@ import Testing
     @Test func theConnectionStateAndSceneSurviveANarrowTerminal() {
         #expect(StatusLine.text(connected, width: 30) == " connected | scene snap       ")
         #expect(StatusLine.text(connected, width: 8) == " connect")
+        // A field with room for a few characters is cut, not dropped.
+        var selected = connected
+        selected.selection = "#12 ellipse 50x50 e0.9 f0.25"
+        #expect(StatusLine.text(selected, width: 70) ==
+            " connected | scene snap | running | tick 1234 | 3 clients | sel #12 e~")
     }
 
     @Test func reconnectingSaysWhenAndWhy() {
@@ -43,6 +47,12 @@ import Testing
         info.connection = .reconnecting(inMs: 2250, attempt: 3, reason: "server gone")
         #expect(StatusLine.text(info, width: 80) ==
             StatusLine.fit(" reconnecting in 2.3 s | scene snap | server gone | attempt 3 | no selection", width: 80))
+    }
+
+    @Test func aRefusedAdminCommandMakesTheLineSayReadOnly() {
+        var info = connected
+        info.readOnly = true
+        #expect(StatusLine.text(info, width: 80).hasPrefix(" connected | scene snap | read-only: admin token needed | running |"))
     }
 
     @Test func unauthorizedSaysWhatToDo() {
@@ -56,7 +66,10 @@ import Testing
         #expect(StatusLine.describe(plain) == "#3 ellipse 50x40")
         let bouncy = BodyInfo(id: 4, shape: .rect, width: 100, height: 100, elasticity: 0.9, friction: 0.25, density: 2,
                               anchored: true, color: "#ffffff")
-        #expect(StatusLine.describe(bouncy) == "#4 rect 100x100 e0.90 f0.25 d2.00 anchored")
+        #expect(StatusLine.describe(bouncy) == "#4 rect 100x100 e0.9 f0.25 d2 anchored")
+        #expect(StatusLine.compact(0.5) == "0.5")
+        #expect(StatusLine.compact(-3) == "-3")
+        #expect(StatusLine.compact(12.345) == "12.35")
     }
 
     @Test func fixedPointFormatting() {

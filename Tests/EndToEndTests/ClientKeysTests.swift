@@ -80,7 +80,7 @@ extension EndToEnd {
             session.client.type("elasticity 0.8\r")
             let scene = session.control.nextScene()
             #expect(scene?.bodies.first { $0.id == body }?.elasticity == 0.8)
-            #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("sel #\(body) rect 100x100 e0.80") })
+            #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("sel #\(body) rect 100x100 e0.8") })
             session.quit()
         }
 

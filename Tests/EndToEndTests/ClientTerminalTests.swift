@@ -53,6 +53,7 @@ extension EndToEnd {
             session.client.type("c")
             #expect(session.client.waitForScreen { $0.contains("collision: forbidden: this needs the admin token") },
                     "\(session.client.screen.text)")
+            #expect(session.client.screen.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene default | read-only: admin token needed |"))
             session.quit()
         }
     }

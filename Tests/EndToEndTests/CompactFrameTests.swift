@@ -85,9 +85,9 @@ extension EndToEnd {
         @Test func aRestingWorldSendsFramesWithoutBodies() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let (full, compact) = try pair(server)
-            #expect(try full.ack(#"{"type":"spawn","shape":"rect","width":40,"height":40,"x":400,"y":300,"id":1}"#, id: 1) != nil)
-            // Zero gravity: the box never moves. After its keyframe every frame lists nothing.
+            // Zero gravity first: the box never moves. After its keyframe every frame lists nothing.
             #expect(try full.ack(#"{"type":"gravity","magnitude":0,"id":2}"#, id: 2) != nil)
+            #expect(try full.ack(#"{"type":"spawn","shape":"rect","width":40,"height":40,"x":400,"y":300,"id":1}"#, id: 1) != nil)
             var stream = CompactStream()
             while stream.frames.filter({ !$0.isKeyframe }).count < 3, let message = compact.next(timeout: 5) {
                 stream.take(message)
@@ -103,10 +103,10 @@ extension EndToEnd {
             let server = try ServerProcess(["--scene", "empty", "--send-buffer-bytes", "4096"])
             let full = try server.connect()
             #expect(full.join().snapshot != nil)
+            try fillWithMovingBalls(full, count: 150)
             let slow = try LineClient(port: server.port, receiveBufferBytes: 4096)
             #expect(slow.join().snapshot != nil)
-            #expect(try slow.subscribe(#""snapshots":"compact""#) != nil)
-            try fillWithMovingBalls(full, count: 150)
+            #expect(try slow.subscribe(#""snapshots":"compact","notices":false"#) != nil)
             // The slow client reads nothing while the full one takes 60 snapshots (about 2 s).
             var fullStates: [UInt64: Snapshot] = [:]
             while fullStates.count < 60, let message = full.next(timeout: 5) {
@@ -115,7 +115,7 @@ extension EndToEnd {
             var stream = CompactStream()
             var both = SideBySide()
             // Then it drains its backlog and keeps reading; the full client reads alongside.
-            both.read(full: full, compact: slow, seconds: 2)
+            both.read(full: full, compact: slow, seconds: 6) { $0.compact.frames.count >= 40 }
             stream = both.compact
             for (tick, snapshot) in fullStates { both.full[tick] = snapshot }
             let (common, differing) = both.comparison()

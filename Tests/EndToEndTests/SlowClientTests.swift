@@ -18,16 +18,17 @@ extension EndToEnd {
             try fillWorld(reader)
 
             let baseline = reader.snapshotTicks(for: 3)
-            #expect(baseline.count >= 30, "only \(baseline.count) snapshots in 3 s before any slow client")
+            #expect(!Reliability.measuresTiming || baseline.count >= 30, "only \(baseline.count) snapshots in 3 s before any slow client")
 
             // A tiny receive window fills after a few snapshots of ~70 KB; from then on it never drains.
             let sleeper = try LineClient(port: server.port, receiveBufferBytes: 4096)
             let beside = reader.snapshotTicks(for: 3)
-            // 80%: the window also holds the sleeper's join (a full 1000-body scene), and the debug server
+            // Behaviour always: snapshots keep coming beside the stalled client. The rate (make soak only): 80%,
+            // since the window also holds the sleeper's join (a full 1000-body scene), and the debug server
             // shares two cores with the rest of the suite; a loop blocked by the sleeper would give far fewer.
-            #expect(Double(beside.count) >= 0.8 * Double(baseline.count),
+            #expect(!Reliability.measuresTiming || Double(beside.count) >= 0.8 * Double(baseline.count),
                     "\(beside.count) snapshots beside a stalled client, \(baseline.count) without one")
-            #expect(zip(beside, beside.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(beside.count >= 2 && zip(beside, beside.dropFirst()).allSatisfy { $0 < $1 })
 
             // Catching up: the reliable lines are all there, then the snapshots the kernel already held, then
             // the newest one: everything the server still had queued in between was replaced, not kept.
@@ -60,7 +61,7 @@ extension EndToEnd {
                 streamed += reader.snapshotTicks(for: 0.5).count
             }
             #expect(server.stderr.contains("client 2 dropped: stuck: no write progress"), "dropped with a logged reason")
-            #expect(streamed >= 20, "the reader kept receiving snapshots (\(streamed))")
+            #expect(streamed >= (Reliability.measuresTiming ? 20 : 1), "the reader kept receiving snapshots (\(streamed))")
             let lines = sleeper.linesUntilClosed(timeout: 15)
             #expect(sleeper.isClosedByPeer, "the stuck client's connection was closed")
             #expect(lines.first?.hasPrefix(#"{"type":"welcome""#) == true)

@@ -81,5 +81,23 @@ extension EndToEnd {
             #expect(first.count == 3)
             #expect(first == second)
         }
+
+        @Test func pauseThenSceneLoadGivesTheSameBodiesOnTwoServers() throws {
+            func run() throws -> [BodyState] {
+                let server = try ServerProcess(["--scene", "default"])
+                let client = try server.connect()
+                _ = client.join()
+                try client.send(ClientMessage(id: .int(1), .pause))
+                _ = try #require(client.answer(to: .int(1)))
+                _ = try #require(try client.ack(.scene(name: "joints"), id: 2))
+                _ = try #require(try client.ack(#"{"type":"tap","id":3,"x":300,"y":100,"mode":"instantaneous"}"#, id: 3))
+                let stepped = try #require(try client.step(90, id: 4))
+                withExtendedLifetime(server) {}
+                return stepped.bodies
+            }
+            let first = try run()
+            #expect(!first.isEmpty)
+            #expect(first == (try run()))
+        }
     }
 }

@@ -35,6 +35,9 @@ extension EndToEnd {
             (#""attach","body":1,"to_body":2,"kind":"pin","point":{"x":"1","y":2}"#, .badMessage),
             (#""attach","body":99,"anchor":{"x":1,"y":2}"#, .unknownBody),
             (#""attach","body":1,"to_body":99"#, .unknownBody),
+            (#""attach","body":1,"offset":{"x":1e9,"y":0},"anchor":{"x":1,"y":2}"#, .badValue),
+            (#""attach","body":1,"to_body":2,"to_offset":{"x":0,"y":-2e5}"#, .badValue),
+            (#""attach","body":1,"anchor":{"x":1e9,"y":2},"kind":"fixed""#, .badValue),
             // anchor, detach
             (#""anchor","x":1,"y":2"#, .badMessage),
             (#""anchor","attachment":"1","x":1,"y":2"#, .badMessage),

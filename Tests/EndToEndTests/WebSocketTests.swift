@@ -226,5 +226,18 @@ extension EndToEnd {
             #expect(client.closeStatus() == 1001, "a Close frame (going away) follows the bye")
             #expect(server.waitForExit(timeout: 5) == 0)
         }
+
+        @Test func fullServerAnswersAWebSocketWithServerFullThenClose() throws {
+            let (server, http) = try Self.pushServer(["--max-clients", "1"])
+            let tcp = try server.connect()
+            #expect(tcp.join().snapshot != nil)
+            let refused = try WebSocketClient(port: http)
+            #expect(refused.nextError()?.code == .serverFull)
+            #expect(refused.closeStatus() != nil, "a Close frame follows")
+            _ = refused.socket.receiveUntilClosed(timeout: 5)
+            #expect(refused.isClosedByPeer)
+            #expect(tcp.answersPing(), "the admitted client is unaffected")
+            withExtendedLifetime(server) {}
+        }
     }
 }

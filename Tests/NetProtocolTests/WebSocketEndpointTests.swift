@@ -71,4 +71,15 @@ struct WebSocketEndpointTests {
         #expect(server.statusCodeSent == 1002)
         #expect(!server.wantsRead)
     }
+
+    @Test func textFramerFramesEachLineOnceAndSharesTheResultForTheSameBuffer() {
+        let framer = WebSocketTextFramer()
+        let lines = SharedBytes(Array("{\"a\":1}\n\n{\"b\":2}\n".utf8))
+        let framed = framer.frames(for: lines)
+        #expect(framer.frames(for: lines) === framed, "a broadcast buffer is framed once")
+        #expect(texts(deliver(Array(framed.readOnly), to: client)) == [#"{"a":1}"#, #"{"b":2}"#])
+        let other = framer.frames(for: SharedBytes(Array("{\"c\":3}\n".utf8)))
+        #expect(other !== framed)
+        #expect(texts(deliver(Array(other.readOnly), to: client)) == [#"{"c":3}"#])
+    }
 }

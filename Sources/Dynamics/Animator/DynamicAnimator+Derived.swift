@@ -140,7 +140,7 @@ extension DynamicAnimator {
             for item in p.items {
                 guard let i = indexOf[item], !world.bodies[i].isStatic else { continue }
                 let b = world.bodies[i]
-                let r = b.rot.rotate(p.targetOffsets[item] ?? .zero)
+                let r = b.lever(p.targetOffsets[item] ?? .zero)
                 world.bodies[i].force = clampLength(b.force + f, 1e300)
                 world.bodies[i].torque = clampMagnitude(b.torque + r.cross(f), 1e300)
                 world.bodies[i].keepAwake = true

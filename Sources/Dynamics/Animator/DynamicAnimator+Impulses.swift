@@ -28,7 +28,7 @@ extension DynamicAnimator {
         for q in pendingImpulses {
             guard let i = indexOf[q.item], !world.bodies[i].isStatic else { continue }
             let b = world.bodies[i]
-            let r = b.rot.rotate(q.offset)
+            let r = b.lever(q.offset)
             world.bodies[i].velocity = clampLength(b.velocity + clampLength(q.impulse * b.invMass, Tuning.maxLinearSpeed),
                                                    Tuning.maxLinearSpeed)
             if b.invInertia > 0 {

@@ -10,7 +10,7 @@ extension DynamicAnimator {
         try checkCoordinate(center, "center")
         try checkFinite(angle, "angle")
         guard velocity.isFinite else { throw .invalidValue("velocity must be finite") }
-        try checkFinite(angularVelocity, "angularVelocity")
+        try checkFinite(angularVelocity, "angular velocity")
         try properties.validate()
         let geometry = try ShapeGeometry.make(shape, width: width, height: height)
         try checkMass(properties, width: width, height: height, geometry: geometry)
@@ -29,7 +29,7 @@ extension DynamicAnimator {
     }
 
     func checkMass(_ p: ItemProperties, width: Double, height: Double, geometry: ShapeGeometry) throws(DynamicsError) {
-        let mass = p.density * width * height / 10_000
+        let mass = p.density * geometry.mass.area / 10_000
         let inertia = mass * geometry.unitInertia
         guard mass.isFinite, mass > 0, inertia.isFinite, inertia > 0, (1 / mass).isFinite, (1 / inertia).isFinite
         else { throw .invalidValue("density × size gives a mass outside the representable range") }

@@ -36,6 +36,8 @@ struct JointAttachmentEntry {
 /// (docs/UIKIT.md, Attachments). UIKit's torque unit N·m is 10 000 engine units (1 m = 100 pt).
 extension DynamicAnimator {
     static let torquePerNewtonMeter = 10_000.0
+    /// Farthest a joint attachment's point may be from the centers of the items it joins, in points.
+    static let maxJointReach = 100_000.0
 
     public func add(_ b: FixedAttachmentBehavior) throws(DynamicsError) -> BehaviorID {
         try addJoint(.fixed(b))
@@ -126,6 +128,11 @@ extension DynamicAnimator {
             guard b.frictionTorque.isFinite, b.frictionTorque >= 0 else { throw .invalidValue("friction torque must be >= 0") }
         }
         try checkCoordinate(point, "attachment point")
+        // A lever arm beyond this makes the joint's effective mass lose every significant digit.
+        let reach = DynamicAnimator.maxJointReach
+        guard (pointOnB - bodyB.center).length <= reach, ia < 0 || (point - centerA).length <= reach else {
+            throw .invalidValue("the attachment point must be within \(Int(reach)) pt of the items it joins")
+        }
         let entry = JointAttachmentEntry(
             id: nextBehaviorID, attachment: a,
             localA: ia >= 0 ? rotA.inverseRotate(point - centerA) : point,

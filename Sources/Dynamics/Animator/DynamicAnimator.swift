@@ -12,9 +12,9 @@ public final class DynamicAnimator {
     public let height: Double
     public let stepHz: Double
     /// Simulated time, advanced only by steps taken while running.
-    public private(set) var elapsedTime: Double = 0
+    public internal(set) var elapsedTime: Double = 0
     /// Steps simulated while running.
-    public private(set) var stepCount = 0
+    public internal(set) var stepCount = 0
     /// false = paused because every item is at rest (or there are none).
     public private(set) var isRunning = false
     /// Called with false when the animator pauses and true when it resumes.

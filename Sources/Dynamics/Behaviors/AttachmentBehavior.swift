@@ -50,7 +50,7 @@ public struct AttachmentBehavior: Equatable, Sendable {
         switch (anchor, otherItem) {
         case (let a?, nil): try checkCoordinate(a, "attachment anchor")
         case (nil, let o?): guard o != item else { throw .invalidValue("an item cannot attach to itself") }
-        default: throw .invalidValue("an attachment needs exactly one of anchor and otherItem")
+        default: throw .invalidValue("an attachment needs exactly one of an anchor point and another item")
         }
         if let l = length {
             guard l.isFinite, l >= 0, l <= 4 * maxCoordinate else { throw .invalidValue("length must be >= 0") }

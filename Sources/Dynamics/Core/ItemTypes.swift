@@ -20,7 +20,7 @@ public struct ItemProperties: Equatable, Sendable {
     public var elasticity: Double = 0
     /// Coulomb friction, 0...1.
     public var friction: Double = 0
-    /// Mass per area unit, > 0. Mass = density × width × height / 10 000.
+    /// Mass per area unit, > 0. Mass = density × area of the collision shape / 10 000 (docs/ENGINE.md).
     public var density: Double = 1
     /// Linear velocity damping, >= 0: `v *= 1 / (1 + dt × resistance)`.
     public var resistance: Double = 0
@@ -53,7 +53,7 @@ public struct ItemProperties: Equatable, Sendable {
         guard density.isFinite, density > 0 else { throw .invalidValue("density must be finite and > 0") }
         guard resistance.isFinite, resistance >= 0 else { throw .invalidValue("resistance must be finite and >= 0") }
         guard angularResistance.isFinite, angularResistance >= 0 else {
-            throw .invalidValue("angularResistance must be finite and >= 0")
+            throw .invalidValue("angular resistance must be finite and >= 0")
         }
         try checkFinite(charge, "charge")
     }
@@ -78,7 +78,7 @@ public struct ItemState: Sendable {
     public let velocity: Vec2
     public let angularVelocity: Double
     public let properties: ItemProperties
-    /// density × width × height / 10 000.
+    /// density × area of the collision shape / 10 000.
     public let mass: Double
 }
 
@@ -95,6 +95,6 @@ func checkFinite(_ v: Double, _ name: String) throws(DynamicsError) {
 
 func checkCoordinate(_ v: Vec2, _ name: String) throws(DynamicsError) {
     guard v.isFinite, abs(v.x) <= maxCoordinate, abs(v.y) <= maxCoordinate else {
-        throw .invalidValue("\(name) must be finite and within ±\(maxCoordinate) pt")
+        throw .invalidValue("\(name) must be finite and within ±1e9 pt")
     }
 }

@@ -5,8 +5,10 @@ struct ShapeGeometry: Sendable {
     var radius: Double
     var vertices: [Vec2]
     var normals: [Vec2]
-    /// Moment of inertia about the item's center for a mass of 1.
-    var unitInertia: Double
+    /// Area, centroid (relative to the item's center) and inertia about the centroid for a mass of 1.
+    var mass: MassProperties
+    var unitInertia: Double { mass.unitInertia }
+    var centroid: Vec2 { mass.centroid }
     /// Distance from the center to the farthest point of the shape.
     var boundingRadius: Double
     /// Radius of a disc around the center that is inside the shape (0 when the center is outside).
@@ -23,11 +25,11 @@ struct ShapeGeometry: Sendable {
         case .rect:
             let hw = width / 2, hh = height / 2
             let v = [Vec2(-hw, -hh), Vec2(hw, -hh), Vec2(hw, hh), Vec2(-hw, hh)]
-            return polygon(v, unitInertia: (width * width + height * height) / 12)
+            return polygon(v, mass: .rectangle(width: width, height: height))
         case .ellipse:
             if width == height {
                 let r = width / 2
-                return ShapeGeometry(isCircle: true, radius: r, vertices: [], normals: [], unitInertia: r * r / 2,
+                return ShapeGeometry(isCircle: true, radius: r, vertices: [], normals: [], mass: .circle(radius: r),
                                      boundingRadius: r, innerRadius: r)
             }
             let a = width / 2, b = height / 2
@@ -36,7 +38,7 @@ struct ShapeGeometry: Sendable {
                 let t = 2 * Double.pi * Double(i) / Double(ellipseSegments)
                 v.append(Vec2(a * cosine(t), b * sine(t)))
             }
-            return polygon(v, unitInertia: (a * a + b * b) / 4)
+            return polygon(v, mass: .polygon(v))
         case .polygon(let points):
             return try validatedPolygon(points)
         }
@@ -60,18 +62,10 @@ struct ShapeGeometry: Sendable {
             guard e1.length > 1e-9 * scale else { throw .invalidValue("polygon has repeated points") }
             guard e1.cross(e2) > 1e-12 * scale * scale else { throw .invalidValue("polygon is not strictly convex") }
         }
-        // Inertia about the item's center (the origin), unit mass: sum of triangle (0, p1, p2) terms / area.
-        var inertia = 0.0, area = 0.0
-        for i in 0..<n {
-            let p1 = pts[i], p2 = pts[(i + 1) % n]
-            let c = p1.cross(p2)
-            area += c / 2
-            inertia += c * (p1.dot(p1) + p1.dot(p2) + p2.dot(p2)) / 12
-        }
-        return polygon(pts, unitInertia: inertia / area)
+        return polygon(pts, mass: .polygon(pts))
     }
 
-    private static func polygon(_ v: [Vec2], unitInertia: Double) -> ShapeGeometry {
+    private static func polygon(_ v: [Vec2], mass: MassProperties) -> ShapeGeometry {
         var normals: [Vec2] = []
         normals.reserveCapacity(v.count)
         var inner = Double.infinity
@@ -83,7 +77,7 @@ struct ShapeGeometry: Sendable {
             inner = min(inner, -n.dot(Vec2.zero - v[i]))
         }
         let bound = v.reduce(0.0) { max($0, $1.length) }
-        return ShapeGeometry(isCircle: false, radius: 0, vertices: v, normals: normals, unitInertia: unitInertia,
+        return ShapeGeometry(isCircle: false, radius: 0, vertices: v, normals: normals, mass: mass,
                              boundingRadius: bound, innerRadius: max(0, inner))
     }
 

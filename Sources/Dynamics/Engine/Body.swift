@@ -26,6 +26,9 @@ struct Body {
     var friction: Double
     var linearDamping: Double
     var angularDamping: Double
+    /// The center of mass in the item's frame, relative to `center` (zero for symmetric shapes). The
+    /// solver moves and turns the body about it; `center` (the item's reference point) follows.
+    var localCentroid: Vec2
 
     // Per-step inputs set by the animator's behaviors.
     /// Acceleration from gravity behaviors (pt/s²); zero for snapped items.
@@ -45,6 +48,12 @@ struct Body {
     var group: Int32 = 0
 
     var isDynamicAwake: Bool { awake && !isStatic }
+
+    /// The center of mass in world coordinates.
+    @inline(__always) var centerOfMass: Vec2 { localCentroid == .zero ? center : center + rot.rotate(localCentroid) }
+
+    /// A point given in the item's frame relative to its center, as a lever arm from the center of mass.
+    @inline(__always) func lever(_ local: Vec2) -> Vec2 { rot.rotate(local - localCentroid) }
 }
 
 /// Cold per-item data, only read by queries.

@@ -6,8 +6,10 @@ struct ProxyPair {
 
 /// Uniform spatial-hash grid rebuilt every step (counting sort into buckets, no allocation once warm).
 /// Proxies larger than `bigSpan` cells are tested against every proxy instead (boundaries, huge items).
-/// A pair is reported once: in the cell at the maximum of the two boxes' lowest cells. Output order depends
-/// only on the inputs, never on hashing of Swift collections, so it is deterministic.
+/// A pair is reported once: in the cell at the maximum of the two boxes' lowest cells. Every overlapping
+/// pair with an active proxy is reported, however many items pile up in one cell (no cap: a pile of n items
+/// at one point costs n²/2 pairs for as long as it overlaps). Output order depends only on the inputs,
+/// never on hashing of Swift collections, so it is deterministic.
 struct BroadPhase {
     var cellSize = 100.0
     private var bucketStart: [Int32] = []
@@ -18,13 +20,6 @@ struct BroadPhase {
     private var cellMax: [SIMD2<Int32>] = []
     private var big: [Int32] = []
     private var isBig: [Bool] = []
-    private var pairCount: [Int32] = []
-
-    /// Most candidate pairs one ordinary proxy takes part in. A resting item touches a handful of others;
-    /// the cap only bites on piles of items spawned into one spot, where all n^2/2 pairs would otherwise
-    /// become contacts (2 000 items: 2 M contacts, seconds per step, a gigabyte). Big proxies (boundaries,
-    /// huge items) are never capped, so a floor still holds everything on it.
-    static let maxPairsPerProxy: Int32 = 32
 
     static let bigSpan: Int32 = 4
     static let cellLimit = 1e9
@@ -48,8 +43,6 @@ struct BroadPhase {
         cellMax.removeAll(keepingCapacity: true)
         big.removeAll(keepingCapacity: true)
         isBig.removeAll(keepingCapacity: true)
-        pairCount.removeAll(keepingCapacity: true)
-        pairCount.append(contentsOf: repeatElement(0, count: n))
         var entryCount = 0
         for i in 0..<n {
             let b = boxes[i]
@@ -95,14 +88,10 @@ struct BroadPhase {
             for u in s..<(e - 1) {
                 let p = Int(entryProxy[u]), cu = entryCell[u]
                 for w in (u + 1)..<e {
-                    if pairCount[p] >= Self.maxPairsPerProxy { break }
                     let q = Int(entryProxy[w])
-                    guard entryCell[w] == cu, p != q, active[p] || active[q],
-                          pairCount[q] < Self.maxPairsPerProxy else { continue }
+                    guard entryCell[w] == cu, p != q, active[p] || active[q] else { continue }
                     let owner = SIMD2(max(cellMin[p].x, cellMin[q].x), max(cellMin[p].y, cellMin[q].y))
                     guard owner == cu, boxes[p].overlaps(boxes[q]) else { continue }
-                    pairCount[p] += 1
-                    pairCount[q] += 1
                     pairs.append(p < q ? ProxyPair(a: Int32(p), b: Int32(q)) : ProxyPair(a: Int32(q), b: Int32(p)))
                 }
             }

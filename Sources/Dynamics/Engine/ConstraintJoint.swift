@@ -54,16 +54,16 @@ func prepareConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoin
         var cA = joints[k].localA, angleA = 0.0, rA = Vec2.zero, axis = joints[k].axisA
         if ia != dummy {
             let a = bodies[ia]
-            cA = a.center
+            cA = a.centerOfMass
             angleA = a.angle
-            rA = a.rot.rotate(joints[k].localA)
+            rA = a.lever(joints[k].localA)
             axis = a.rot.rotate(joints[k].axisA)
         }
         let b = bodies[ib]
         joints[k].rA = rA
-        joints[k].rB = b.rot.rotate(joints[k].localB)
+        joints[k].rB = b.lever(joints[k].localB)
         joints[k].axis = axis
-        joints[k].deltaCenter = b.center - cA
+        joints[k].deltaCenter = b.centerOfMass - cA
         joints[k].deltaAngle = b.angle - angleA - joints[k].referenceAngle
         joints[k].angularMass = iA + iB > 0 ? 1 / (iA + iB) : 0
     }

@@ -57,15 +57,16 @@ func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutab
         joints[k].active = mA > 0 || iA > 0 || mB > 0 || iB > 0
         guard joints[k].active else { continue }
         let bA = bodies[ia]
-        let rA = bA.rot.rotate(joints[k].localA)
+        // Lever arms from the centers of mass (the points are given relative to the items' centers).
+        let rA = bA.lever(joints[k].localA)
         var rB = Vec2.zero, cB = joints[k].localB
         if ib != dummy {
-            rB = bodies[ib].rot.rotate(joints[k].localB)
-            cB = bodies[ib].center
+            rB = bodies[ib].lever(joints[k].localB)
+            cB = bodies[ib].centerOfMass
         }
         joints[k].rA = rA
         joints[k].rB = rB
-        joints[k].deltaCenter = cB - bA.center
+        joints[k].deltaCenter = cB - bA.centerOfMass
         let axis = (joints[k].deltaCenter + rB - rA).normalized
         let crA = rA.cross(axis), crB = rB.cross(axis)
         let kAxial = mA + mB + iA * crA * crA + iB * crB * crB

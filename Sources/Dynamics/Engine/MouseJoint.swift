@@ -52,9 +52,9 @@ func prepareMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ s: U
         joints[k].active = m > 0
         guard m > 0 else { continue }
         let b = bodies[i]
-        let r = b.rot.rotate(joints[k].localAnchor)
+        let r = b.lever(joints[k].localAnchor)
         joints[k].r = r
-        joints[k].offset0 = b.center + r - joints[k].target
+        joints[k].offset0 = b.centerOfMass + r - joints[k].target
         joints[k].spring = Softness(hertz: Tuning.dragHertz, zeta: Tuning.dragDampingRatio, h: h)
         joints[k].maxImpulse = Tuning.dragMaxAcceleration / m * h
         joints[k].angularMass = iI > 0 ? 1 / iI : 0

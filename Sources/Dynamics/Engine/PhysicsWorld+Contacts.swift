@@ -95,7 +95,7 @@ extension PhysicsWorld {
                             let m = collide(viewA, viewB, margin: expansion[p] + expansion[q])
                             guard m.count > 0 else { continue }
                             let old = table.find(contact.keyA, contact.keyB)
-                            addContact(&contact, m, old: old, centerB: q < nBodies ? bodies[q].center : .zero)
+                            addContact(&contact, m, old: old, centerB: q < nBodies ? bodies[q].centerOfMass : .zero)
                         }
                     }
                 }
@@ -107,7 +107,7 @@ extension PhysicsWorld {
     }
 
     private mutating func addContact(_ c: inout Contact, _ m: Manifold, old: Int32, centerB: Vec2) {
-        let cA = bodies[Int(c.bodyA)].center
+        let cA = bodies[Int(c.bodyA)].centerOfMass
         c.normal = m.normal
         c.pointCount = Int32(m.count)
         c.p0 = ContactPoint(anchorA: m.p0.point - cA, anchorB: m.p0.point - centerB,

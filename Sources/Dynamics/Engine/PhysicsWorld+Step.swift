@@ -2,6 +2,7 @@ extension PhysicsWorld {
     /// One fixed step of `dt`: proxies, contacts, islands (waking what touches awake bodies), the soft-step
     /// solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
     mutating func step() {
+        eventsThisStep = 0
         ensureProxyCapacity()
         prepareProxies()
         updateContacts()
@@ -178,10 +179,20 @@ extension PhysicsWorld {
             guard bodies[i].isDynamicAwake else { continue }
             let s = states[i]
             var b = bodies[i]
-            b.center = b.center + s.dp
-            if s.da != 0 {
-                b.angle += s.da
-                b.rot = Rot(angle: b.angle)
+            if b.localCentroid == .zero {
+                b.center = b.center + s.dp
+                if s.da != 0 {
+                    b.angle += s.da
+                    b.rot = Rot(angle: b.angle)
+                }
+            } else {
+                // The solver moved the center of mass and turned about it; the item's center follows.
+                let com = b.centerOfMass + s.dp
+                if s.da != 0 {
+                    b.angle += s.da
+                    b.rot = Rot(angle: b.angle)
+                }
+                b.center = com - b.rot.rotate(b.localCentroid)
             }
             b.velocity = s.v
             b.angularVelocity = s.w

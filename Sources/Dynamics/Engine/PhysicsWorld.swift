@@ -34,8 +34,15 @@ struct PhysicsWorld {
     /// false: bodies never sleep, so the animator never pauses while it has a movable item.
     var sleepingEnabled = true
     var events: [ContactEvent] = []
+    /// false: no contact events are recorded at all (nobody listens).
+    var eventsEnabled = true
+    /// Events recorded in the current step, and those dropped because a step or the unread queue was full.
+    var eventsThisStep = 0
+    var droppedEvents = 0
     /// Pending events beyond this are dropped (oldest kept) so that an unread queue cannot grow forever.
     static let maxPendingEvents = 65_536
+    /// At most this many events are recorded per step (a pile collapsing at once cannot flood a listener).
+    static let maxEventsPerStep = 4_096
 
     // Scratch reused every step.
     var previousContacts: [Contact] = []
@@ -78,7 +85,8 @@ struct PhysicsWorld {
                         angularVelocity: angularVelocity, invMass: 0, invInertia: 0, isStatic: false, awake: true,
                         sleepTime: 0, fixedRotation: false, isCircle: g.isCircle, radius: g.radius,
                         vertexStart: start, vertexCount: g.vertices.count, boundingRadius: g.boundingRadius,
-                        innerRadius: g.innerRadius, elasticity: 0, friction: 0, linearDamping: 0, angularDamping: 0)
+                        innerRadius: g.innerRadius, elasticity: 0, friction: 0, linearDamping: 0, angularDamping: 0,
+                        localCentroid: g.centroid)
         bodies.append(body)
         infos.append(info)
         configure(bodies.count - 1, info.properties)
@@ -91,7 +99,7 @@ struct PhysicsWorld {
 
     /// Applies item properties (mass, inertia, static/rotation flags, material) to body `i`.
     mutating func configure(_ i: Int, _ p: ItemProperties) {
-        let mass = p.density * infos[i].width * infos[i].height / 10_000
+        let mass = p.density * infos[i].geometry.mass.area / 10_000
         infos[i].properties = p
         infos[i].mass = mass
         infos[i].inertia = mass * infos[i].geometry.unitInertia
@@ -274,7 +282,13 @@ struct PhysicsWorld {
     func endedEvent(_ c: Contact) -> ContactEvent { .ended(bodies[Int(c.bodyA)].id, partner(of: c)) }
 
     mutating func emit(_ e: ContactEvent) {
-        if events.count < Self.maxPendingEvents { events.append(e) }
+        guard eventsEnabled else { return }
+        if events.count < Self.maxPendingEvents && eventsThisStep < Self.maxEventsPerStep {
+            events.append(e)
+            eventsThisStep += 1
+        } else {
+            droppedEvents += 1
+        }
     }
 }
 

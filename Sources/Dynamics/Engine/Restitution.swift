@@ -2,7 +2,8 @@
 /// sub-steps, when some contact point approached faster than `Tuning.restitutionThreshold` before the step
 /// (`ContactPoint.relativeVelocity`, stored before the solve) and was pushed during it, every active contact
 /// of the step is solved together for `Tuning.restitutionIterations` rigid passes: bouncing points toward
-/// a normal velocity of e × their approach speed, all others toward not approaching (beyond their gap). The
+/// a normal velocity of e × their approach speed, all others toward not approaching (points that were apart
+/// at the start of the step may still close their current gap). The
 /// two points of a face are solved as one 2×2 problem, so a flat face bounces flat, and a stack that falls
 /// together leaves the floor together instead of launching its top item.
 
@@ -30,8 +31,10 @@ func solveRestitution(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Unsa
         var vA = sa.v, wA = sa.w, vB = sb.v, wB = sb.w
         let n = contacts[k].normal, e = contacts[k].restitution
         let dp = sb.dp - sa.dp
+        // Points that touched at the start of the step must not approach; others may close their gap.
         @inline(__always) func target(_ p: ContactPoint) -> Double {
             if bounces(p, e) { return -e * p.relativeVelocity }
+            if p.baseSeparation <= Tuning.linearSlop { return 0 }
             let sep = (dp + sb.dq.rotate(p.anchorB) - sa.dq.rotate(p.anchorA)).dot(n) + p.adjustedSeparation
             return -max(sep, 0) * invH
         }

@@ -1,0 +1,261 @@
+/// A dynamic AABB tree (after Box2D's `b2DynamicTree`): proxies with fattened boxes in a balanced binary
+/// tree, so that a proxy that moves a little keeps its box and its pairs, and queries visit only overlapping
+/// branches. `moveProxy` reinserts a proxy only when its tight box leaves its fat box and records it in the
+/// move buffer; `updatePairs` then reports every new overlapping pair involving a moved proxy, once.
+///
+/// Guarantees: a query reports every proxy whose fat box overlaps the given box (never a missed pair);
+/// nodes are reused through a free list, so a steady state allocates nothing; results depend only on the
+/// sequence of calls (no hashing), so they are deterministic.
+struct DynamicTree {
+    static let nullNode: Int32 = -1
+
+    struct Node {
+        var box = AABB(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        var parent: Int32 = DynamicTree.nullNode
+        var child1: Int32 = DynamicTree.nullNode
+        var child2: Int32 = DynamicTree.nullNode
+        /// Leaf: 0; free node: -1.
+        var height: Int32 = -1
+        /// The caller's id of a leaf's proxy.
+        var userData: Int32 = -1
+        var isLeaf: Bool { child1 == DynamicTree.nullNode }
+    }
+
+    private(set) var nodes: [Node] = []
+    private(set) var root: Int32 = DynamicTree.nullNode
+    private var freeList: Int32 = DynamicTree.nullNode
+    private(set) var moveBuffer: [Int32] = []
+    private var stack: [Int32] = []
+    /// How much a proxy's box is grown on insertion, pt.
+    let margin: Double
+
+    init(margin: Double = 4) { self.margin = margin }
+
+    // MARK: proxies
+
+    /// Adds a proxy for `box` and returns its node id; it is in the move buffer.
+    mutating func createProxy(_ box: AABB, userData: Int32) -> Int32 {
+        let id = allocateNode()
+        nodes[Int(id)].box = fattened(box)
+        nodes[Int(id)].userData = userData
+        nodes[Int(id)].height = 0
+        insertLeaf(id)
+        moveBuffer.append(id)
+        return id
+    }
+
+    mutating func destroyProxy(_ id: Int32) {
+        removeLeaf(id)
+        freeNode(id)
+        if let k = moveBuffer.firstIndex(of: id) { moveBuffer.remove(at: k) }
+    }
+
+    /// Updates a proxy's tight box; returns true (and buffers the move) when it left its fat box.
+    @discardableResult
+    mutating func moveProxy(_ id: Int32, _ box: AABB) -> Bool {
+        let fat = nodes[Int(id)].box
+        if fat.minX <= box.minX && fat.minY <= box.minY && box.maxX <= fat.maxX && box.maxY <= fat.maxY {
+            return false
+        }
+        removeLeaf(id)
+        nodes[Int(id)].box = fattened(box)
+        insertLeaf(id)
+        moveBuffer.append(id)
+        return true
+    }
+
+    func fatBox(_ id: Int32) -> AABB { nodes[Int(id)].box }
+    func userData(_ id: Int32) -> Int32 { nodes[Int(id)].userData }
+
+    // MARK: queries
+
+    /// Calls `visit` with every leaf whose fat box overlaps `box`.
+    mutating func query(_ box: AABB, _ visit: (Int32) -> Void) {
+        guard root != Self.nullNode else { return }
+        stack.removeAll(keepingCapacity: true)
+        stack.append(root)
+        while let id = stack.popLast() {
+            let node = nodes[Int(id)]
+            guard node.box.overlaps(box) else { continue }
+            if node.isLeaf {
+                visit(id)
+            } else {
+                stack.append(node.child1)
+                stack.append(node.child2)
+            }
+        }
+    }
+
+    /// Reports each overlapping pair (a, b) of leaves with a moved proxy once, then clears the move buffer.
+    /// Pairs come out ordered by the moved proxy's place in the buffer, then by the tree's order.
+    mutating func updatePairs(_ report: (Int32, Int32) -> Void) {
+        let moved = moveBuffer
+        var isMoved = [Bool](repeating: false, count: nodes.count)
+        for id in moved { isMoved[Int(id)] = true }
+        for id in moved {
+            let box = nodes[Int(id)].box
+            query(box) { other in
+                // Both moved: report once, from the smaller id.
+                if other == id || (isMoved[Int(other)] && other < id) { return }
+                report(min(id, other), max(id, other))
+            }
+        }
+        moveBuffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Height of the tree (0 for a single leaf, -1 when empty).
+    var height: Int32 { root == Self.nullNode ? -1 : nodes[Int(root)].height }
+
+    // MARK: nodes
+
+    private func fattened(_ b: AABB) -> AABB {
+        AABB(minX: b.minX - margin, minY: b.minY - margin, maxX: b.maxX + margin, maxY: b.maxY + margin)
+    }
+
+    private mutating func allocateNode() -> Int32 {
+        if freeList != Self.nullNode {
+            let id = freeList
+            freeList = nodes[Int(id)].parent
+            nodes[Int(id)] = Node()
+            return id
+        }
+        nodes.append(Node())
+        return Int32(nodes.count - 1)
+    }
+
+    private mutating func freeNode(_ id: Int32) {
+        nodes[Int(id)] = Node()
+        nodes[Int(id)].parent = freeList
+        freeList = id
+    }
+
+    private static func union(_ a: AABB, _ b: AABB) -> AABB {
+        AABB(minX: min(a.minX, b.minX), minY: min(a.minY, b.minY), maxX: max(a.maxX, b.maxX), maxY: max(a.maxY, b.maxY))
+    }
+
+    private static func perimeter(_ a: AABB) -> Double { 2 * ((a.maxX - a.minX) + (a.maxY - a.minY)) }
+
+    /// Inserts a leaf next to the sibling that grows the tree's surface least (Box2D's branch-and-descend
+    /// cost), then refits and rebalances the ancestors.
+    private mutating func insertLeaf(_ leaf: Int32) {
+        if root == Self.nullNode {
+            root = leaf
+            nodes[Int(leaf)].parent = Self.nullNode
+            return
+        }
+        let leafBox = nodes[Int(leaf)].box
+        var index = root
+        while !nodes[Int(index)].isLeaf {
+            let node = nodes[Int(index)]
+            let area = Self.perimeter(node.box)
+            let combinedArea = Self.perimeter(Self.union(node.box, leafBox))
+            let cost = 2 * combinedArea
+            let inheritance = 2 * (combinedArea - area)
+            func descendCost(_ child: Int32) -> Double {
+                let c = nodes[Int(child)]
+                let grown = Self.perimeter(Self.union(leafBox, c.box))
+                return c.isLeaf ? grown + inheritance : grown - Self.perimeter(c.box) + inheritance
+            }
+            let cost1 = descendCost(node.child1), cost2 = descendCost(node.child2)
+            if cost < cost1 && cost < cost2 { break }
+            index = cost1 < cost2 ? node.child1 : node.child2
+        }
+        let sibling = index
+        let oldParent = nodes[Int(sibling)].parent
+        let newParent = allocateNode()
+        nodes[Int(newParent)].parent = oldParent
+        nodes[Int(newParent)].box = Self.union(leafBox, nodes[Int(sibling)].box)
+        nodes[Int(newParent)].height = nodes[Int(sibling)].height + 1
+        nodes[Int(newParent)].child1 = sibling
+        nodes[Int(newParent)].child2 = leaf
+        nodes[Int(sibling)].parent = newParent
+        nodes[Int(leaf)].parent = newParent
+        if oldParent != Self.nullNode {
+            if nodes[Int(oldParent)].child1 == sibling {
+                nodes[Int(oldParent)].child1 = newParent
+            } else {
+                nodes[Int(oldParent)].child2 = newParent
+            }
+        } else {
+            root = newParent
+        }
+        refit(from: nodes[Int(leaf)].parent)
+    }
+
+    private mutating func removeLeaf(_ leaf: Int32) {
+        if leaf == root {
+            root = Self.nullNode
+            return
+        }
+        let parent = nodes[Int(leaf)].parent
+        let grandParent = nodes[Int(parent)].parent
+        let sibling = nodes[Int(parent)].child1 == leaf ? nodes[Int(parent)].child2 : nodes[Int(parent)].child1
+        if grandParent != Self.nullNode {
+            if nodes[Int(grandParent)].child1 == parent {
+                nodes[Int(grandParent)].child1 = sibling
+            } else {
+                nodes[Int(grandParent)].child2 = sibling
+            }
+            nodes[Int(sibling)].parent = grandParent
+            freeNode(parent)
+            refit(from: grandParent)
+        } else {
+            root = sibling
+            nodes[Int(sibling)].parent = Self.nullNode
+            freeNode(parent)
+        }
+        nodes[Int(leaf)].parent = Self.nullNode
+    }
+
+    /// Walks up from `start`, rebalancing and recomputing boxes and heights.
+    private mutating func refit(from start: Int32) {
+        var index = start
+        while index != Self.nullNode {
+            index = balance(index)
+            let c1 = nodes[Int(index)].child1, c2 = nodes[Int(index)].child2
+            nodes[Int(index)].height = 1 + max(nodes[Int(c1)].height, nodes[Int(c2)].height)
+            nodes[Int(index)].box = Self.union(nodes[Int(c1)].box, nodes[Int(c2)].box)
+            index = nodes[Int(index)].parent
+        }
+    }
+
+    /// Box2D 2.4's rotation: if a subtree is more than one level taller than its sibling, promote it.
+    /// Returns the node now at `a`'s place.
+    private mutating func balance(_ a: Int32) -> Int32 {
+        let A = nodes[Int(a)]
+        if A.isLeaf || A.height < 2 { return a }
+        let b = A.child1, c = A.child2
+        let diff = nodes[Int(c)].height - nodes[Int(b)].height
+        if diff > 1 { return rotate(up: c, over: a, keeping: b) }
+        if diff < -1 { return rotate(up: b, over: a, keeping: c) }
+        return a
+    }
+
+    /// Promotes child `up` of `a` (whose other child is `other`) into `a`'s place; `a` takes the shorter of
+    /// `up`'s children.
+    private mutating func rotate(up: Int32, over a: Int32, keeping other: Int32) -> Int32 {
+        let f = nodes[Int(up)].child1, g = nodes[Int(up)].child2
+        let aParent = nodes[Int(a)].parent
+        nodes[Int(up)].child1 = a
+        nodes[Int(up)].parent = aParent
+        nodes[Int(a)].parent = up
+        if aParent != Self.nullNode {
+            if nodes[Int(aParent)].child1 == a {
+                nodes[Int(aParent)].child1 = up
+            } else {
+                nodes[Int(aParent)].child2 = up
+            }
+        } else {
+            root = up
+        }
+        let (keep, give) = nodes[Int(f)].height > nodes[Int(g)].height ? (f, g) : (g, f)
+        nodes[Int(up)].child2 = keep
+        if nodes[Int(a)].child1 == up { nodes[Int(a)].child1 = give } else { nodes[Int(a)].child2 = give }
+        nodes[Int(give)].parent = a
+        nodes[Int(a)].box = Self.union(nodes[Int(other)].box, nodes[Int(give)].box)
+        nodes[Int(a)].height = 1 + max(nodes[Int(other)].height, nodes[Int(give)].height)
+        nodes[Int(up)].box = Self.union(nodes[Int(a)].box, nodes[Int(keep)].box)
+        nodes[Int(up)].height = 1 + max(nodes[Int(a)].height, nodes[Int(keep)].height)
+        return up
+    }
+}

@@ -1,0 +1,38 @@
+/// One HTTP/1.1 response, always `Connection: close`.
+struct HTTPResponse {
+    var status: Int
+    var contentType = "text/plain; charset=utf-8"
+    var headers: [(String, String)] = []
+    var body: [UInt8]
+
+    init(status: Int, contentType: String, body: [UInt8]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+
+    init(status: Int, text: String) {
+        self.init(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 400: return "Bad Request"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 413: return "Content Too Large"
+        case 426: return "Upgrade Required"
+        case 431: return "Request Header Fields Too Large"
+        default: return "Error"
+        }
+    }
+
+    func encoded(headOnly: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: \(contentType)\r\n"
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        return Array(head.utf8) + (headOnly ? [] : body)
+    }
+}
