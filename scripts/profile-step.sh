@@ -4,12 +4,13 @@
 # each stage is made of; docs/ARCHITECTURE.md, "Where the time goes"). Instruction counts do not depend on
 # the machine's load. Arguments go to `dynbench physics` (default: pyramid 40, 200 steps, all awake).
 set -euo pipefail
+# CALLGRIND_OUT=FILE summarises an existing profile instead of making one.
+out="${CALLGRIND_OUT:-}"
+[ -n "$out" ] && out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 args=("$@")
 [ ${#args[@]} -eq 0 ] && args=(--scene pyramid --size 40 --steps 200 --no-sleep)
-# CALLGRIND_OUT=FILE summarises an existing profile instead of making one.
-out="${CALLGRIND_OUT:-}"
 if [ -z "$out" ]; then
     command -v valgrind >/dev/null || { echo "profile-step: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
     "$SWIFT" build -c release --product dynbench >&2
