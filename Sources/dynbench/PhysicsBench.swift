@@ -12,7 +12,7 @@ struct PhysicsBench: ParsableCommand {
         commandName: "physics",
         abstract: "Time the physics engine on the pyramid and rain scenes and Box2D v3's benchmark scenes.")
 
-    @Option(help: "one of: \(SceneCatalog.names.joined(separator: ", "))") var scene = PyramidScene.name
+    @Option(help: "one of: \(BenchSceneCatalog.names.joined(separator: ", "))") var scene = PyramidScene.name
     @Option(help: "the scene's size (pyramid/large_pyramid: rows; rain/spinner: bodies; many_pyramids: pyramids per side; joint_grid/tumbler: per side; smash: columns); default: Box2D's")
     var size: Int?
     @Option(help: "steps to simulate (timed)") var steps: Int = 600
@@ -29,12 +29,12 @@ struct PhysicsBench: ParsableCommand {
     @Option(help: "wall (elapsed time, as the Box2D harness) or cpu (the stepping thread's CPU time: steadier on a busy machine)")
     var clock: StepClock = .wall
 
-    var sceneType: any BenchScene.Type { SceneCatalog.scene(named: scene)! }
+    var sceneType: any BenchScene.Type { BenchSceneCatalog.scene(named: scene)! }
     var resolvedSize: Int { size ?? sceneType.defaultSize }
 
     func validate() throws {
-        guard SceneCatalog.scene(named: scene) != nil else {
-            throw ValidationError("--scene must be one of: \(SceneCatalog.names.joined(separator: ", "))")
+        guard BenchSceneCatalog.scene(named: scene) != nil else {
+            throw ValidationError("--scene must be one of: \(BenchSceneCatalog.names.joined(separator: ", "))")
         }
         if let size { guard size > 0 else { throw ValidationError("--size must be > 0") } }
         guard steps > PhysicsRun.warmupSteps else { throw ValidationError("--steps must be > \(PhysicsRun.warmupSteps)") }

@@ -1,6 +1,6 @@
 /// Every scene of `dynbench physics`, by command-line name: dyn's own pyramid and rain (the Box2D harness
 /// has them too) and Box2D v3's benchmark scenes.
-enum SceneCatalog {
+enum BenchSceneCatalog {
     static let all: [any BenchScene.Type] = [
         PyramidScene.self, RainScene.self, LargePyramidScene.self, ManyPyramidsScene.self, JointGridScene.self,
         TumblerScene.self, SmashScene.self, SpinnerScene.self,
