@@ -8,12 +8,34 @@ struct ReadThrottle {
     /// Read bytes not handled yet; handling resumes at `inboxStart`.
     private(set) var inbox: [UInt8] = []
     private var inboxStart = 0
+    /// WebSocket text messages read but not handled yet, oldest first (a WebSocket's messages are whole, so
+    /// they wait as messages rather than as bytes to re-frame).
+    private(set) var messages: [[UInt8]] = []
+    private var messagesStart = 0
     /// Reading from the socket is stopped.
     var paused = false
     /// The client has been told it is over its rate in the current burst.
     var warned = false
 
-    var hasInbox: Bool { inboxStart < inbox.count }
+    var hasInbox: Bool { inboxStart < inbox.count || messagesStart < messages.count }
+
+    mutating func stashMessage(_ message: [UInt8]) {
+        if messagesStart > 0, messagesStart * 2 >= messages.count {
+            messages.removeSubrange(0..<messagesStart)
+            messagesStart = 0
+        }
+        messages.append(message)
+    }
+
+    /// The oldest waiting message, removed.
+    mutating func takeMessage() -> [UInt8]? {
+        guard messagesStart < messages.count else { return nil }
+        defer {
+            messagesStart += 1
+            if messagesStart == messages.count { messages.removeAll(keepingCapacity: true); messagesStart = 0 }
+        }
+        return messages[messagesStart]
+    }
 
     mutating func stash(_ bytes: UnsafeRawBufferPointer) {
         if inboxStart > 0, inboxStart * 2 >= inbox.count {

@@ -68,6 +68,28 @@ extension Server {
         if session.connection.pendingBytes > readPauseHighBytes { pauseReading(session) }
     }
 
+    /// One WebSocket text message: handled at once while the bucket has a token and nothing older waits;
+    /// otherwise it waits, in order, like a TCP line (the same rules for both transports).
+    func receivedMessage(_ message: [UInt8], from session: ClientSession) {
+        guard !session.closing else { return }
+        let now = EventLoop.hrtimeNs
+        if session.throttle.warned, session.bucket.isFull(nowNs: now) { session.throttle.warned = false }
+        if session.throttle.hasInbox || !session.bucket.hasToken(nowNs: now) {
+            session.throttle.stashMessage(message)
+            overRate(session)
+            return
+        }
+        message.withUnsafeBytes { handleLine($0, from: session) }
+    }
+
+    /// Hands waiting WebSocket messages to the session while its bucket has tokens.
+    private func consumeMessages(of session: ClientSession) {
+        while !session.closing, session.bucket.hasToken(nowNs: EventLoop.hrtimeNs),
+              let message = session.throttle.takeMessage() {
+            message.withUnsafeBytes { handleLine($0, from: session) }
+        }
+    }
+
     private func overRate(_ session: ClientSession) {
         if !session.throttle.warned {
             session.throttle.warned = true
@@ -91,8 +113,12 @@ extension Server {
             guard !session.closing, session.connection.pendingBytes < readPauseLowBytes else { continue }
             if session.throttle.hasInbox {
                 guard session.bucket.hasToken(nowNs: EventLoop.hrtimeNs) else { continue }
-                let waiting = session.throttle.takeInbox()
-                waiting.withUnsafeBytes { consume($0, from: session) }
+                if session.throttle.messages.isEmpty {
+                    let waiting = session.throttle.takeInbox()
+                    waiting.withUnsafeBytes { consume($0, from: session) }
+                } else {
+                    consumeMessages(of: session)
+                }
                 finishRead(session)
             }
             if !session.closing, session.throttle.paused, !session.throttle.hasInbox,

@@ -35,7 +35,7 @@ extension Server {
             switch message {
             case .text(let text):
                 // An empty message is like an empty line on TCP: ignored.
-                if !text.isEmpty { text.withUnsafeBytes { handleLine($0, from: session) } }
+                if !text.isEmpty { receivedMessage(text, from: session) }
             case .binary:
                 _ = session.bucket.take(nowNs: EventLoop.hrtimeNs)
                 session.reply(.error(ProtocolError(.badJSON, "binary frames are not accepted: send each message as one JSON text frame")))

@@ -211,8 +211,20 @@ extension EndToEnd {
             let (server, http) = try Self.pushServer(["--rate", "1", "--burst", "2"])
             let client = try WebSocketClient(port: http)
             _ = client.join()
-            for i in 1...3 { try client.send(#"{"type":"ping","id":\#(i)}"#) }
-            #expect(client.nextError()?.code == .rateLimited, "the third command in a burst of 2 is refused")
+            for i in 1...4 { try client.send(#"{"type":"ping","id":\#(i)}"#) }
+            // As on TCP (docs/PROTOCOL.md, rate limit): one `rate_limited` for the burst, without an id, and the
+            // commands over the rate are delayed to the rate, in order, never refused.
+            var pongs: [MessageID] = [], limited: [ProtocolError] = []
+            while pongs.count < 4, let message = client.waitFor(timeout: 10, { _ in true }) {
+                switch message {
+                case let .pong(_, _, id?): pongs.append(id)
+                case let .error(error): limited.append(error)
+                default: break
+                }
+            }
+            #expect(pongs == [1, 2, 3, 4].map { MessageID.number("\($0)") })
+            #expect(limited.map(\.code) == [.rateLimited])
+            #expect(limited.first?.id == nil)
             withExtendedLifetime(server) {}
         }
 
