@@ -47,10 +47,12 @@ extension EndToEnd {
             let http = try #require(server.httpPort)
             let observer = try server.connect()
             let body = try #require(observer.join().scene?.bodies.first?.id)
+            let descriptorsBeforeWarmUp = server.probe.openDescriptors
             for i in 0..<40 { try Self.churnOnce(Departure(rawValue: i % 5)!, port: http, body: body) }
             #expect(observer.answersPing())
             let probe = server.probe
-            usleep(500_000)
+            // The warm-up's descriptors close once the server has read their ends: wait until it has.
+            _ = Reliability.eventually(timeout: 5) { probe.openDescriptors <= descriptorsBeforeWarmUp }
             let baselineFDs = probe.openDescriptors
             let baselineKB = probe.residentKB
 
