@@ -50,6 +50,9 @@ final class Server {
         guard let scene = Scenes.named(config.scene) else {
             throw ServerStartError("unknown scene \"\(config.scene)\" (known: \(Scenes.names.joined(separator: ", ")))")
         }
+        if let path = config.statePath, let problem = StateFile(path: path).unusableReason() {
+            throw ServerStartError("--state \(path): \(problem)")
+        }
         loadInitialWorld(scene)
         if config.held { world.held = true }
     }

@@ -7,12 +7,22 @@ import Glibc
 /// Guarantees: `save` never leaves a half-written file under `path`: it writes `path.tmp`, fsyncs it,
 /// renames it over `path` and fsyncs the directory, so after a crash (SIGKILL, power loss) the file is the
 /// previous whole state or the new whole state. `quarantine` moves a bad file aside as
-/// `path.bad-<UTC time>` without overwriting anything already there.
+/// `path.bad-<UTC time>` without overwriting anything already there. Only a regular file (or none yet) is
+/// ever read, replaced or moved: a `--state` naming a device, a directory or a pipe (say `/dev/null`) is
+/// refused, since renaming over it or moving it aside would break the system, not save a world.
 struct StateFile {
     let path: String
 
+    /// Why `path` cannot hold a state file (it exists and is not a regular file), or nil when it can.
+    func unusableReason() -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFREG ? nil : "not a regular file (a state file is replaced on every save)"
+    }
+
     /// Writes `bytes` atomically.
     func save(_ bytes: [UInt8]) throws(StateError) {
+        if let problem = unusableReason() { throw StateError("cannot save to \(path): \(problem)") }
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StateError("cannot write \(temporary): \(StateFile.lastError())") }
@@ -70,6 +80,7 @@ struct StateFile {
     /// Moves the file aside as `path.bad-<UTC time>` (with a counter if that exists); the new path, or nil
     /// when it could not be moved.
     func quarantine() -> String? {
+        guard unusableReason() == nil else { return nil }
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)

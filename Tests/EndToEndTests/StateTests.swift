@@ -148,5 +148,26 @@ extension EndToEnd {
             }
             try? FileManager.default.removeItem(at: dir)
         }
+
+        @Test func aStatePathThatIsNotARegularFileIsRefusedAndLeftAlone() throws {
+            // A directory stands for every file that is not a regular one (a device such as /dev/null, a pipe):
+            // saving renames over the path and a bad file is moved aside, which must never happen to those.
+            let dir = try Self.stateDirectory()
+            var message = ""
+            do {
+                let server = try ServerProcess(["--scene", "default", "--state", dir.path], startupTimeout: 10)
+                Issue.record("the server started on port \(server.port)")
+            } catch {
+                message = "\(error)"
+            }
+            #expect(message.contains("--state \(dir.path): not a regular file"), "\(message)")
+            var isDirectory: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+            let parent = dir.deletingLastPathComponent().path
+            let movedAside = try FileManager.default.contentsOfDirectory(atPath: parent)
+                .filter { $0.hasPrefix(dir.lastPathComponent + ".bad-") || $0 == dir.lastPathComponent + ".tmp" }
+            #expect(movedAside.isEmpty, "\(movedAside)")
+            try? FileManager.default.removeItem(at: dir)
+        }
     }
 }
