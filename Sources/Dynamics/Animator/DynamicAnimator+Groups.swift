@@ -3,6 +3,8 @@ struct GroupEntry {
     var id: BehaviorID
     var items: [ItemID]
     var welds: [BehaviorID]
+    /// The members' places in the composite (DynamicAnimator+GroupRigidity.swift).
+    var frame: GroupFrame
 }
 
 /// Item groups (UIDynamicItemGroup, docs/UIKIT.md): welds to the first item plus a per-body group tag that
@@ -19,7 +21,7 @@ extension DynamicAnimator {
         for item in g.items.dropFirst() {
             welds.append(try add(FixedAttachmentBehavior(item: item, otherItem: g.items[0])))
         }
-        groups.append(GroupEntry(id: id, items: g.items, welds: welds))
+        groups.append(GroupEntry(id: id, items: g.items, welds: welds, frame: groupFrame(of: g.items)))
         for item in g.items { if let i = indexOf[item] { world.bodies[i].group = Int32(truncatingIfNeeded: id) } }
         return id
     }

@@ -66,6 +66,7 @@ public final class DynamicAnimator {
         applyPushes()
         applyFields()
         world.step()
+        keepGroupsRigid()
         elapsedTime += world.dt
         stepCount += 1
         if world.awakeCount == 0 { setRunning(false) }
