@@ -1,21 +1,18 @@
-/// One solver point of a contact. Anchors are relative to the body centers, in world orientation, fixed for
-/// the step (Box2D v3's soft step); the current separation is tracked from the bodies' position deltas.
+/// One persistent point of a contact's manifold. Anchors are relative to the body centers, in world
+/// orientation, fixed for the step (Box2D v3's soft step); the accumulated impulses warm-start the next step.
+/// The solver works on its compact copy, `ConstraintPoint`.
 struct ContactPoint {
     var anchorA = Vec2.zero
     var anchorB = Vec2.zero
     var baseSeparation = 0.0
-    var adjustedSeparation = 0.0
     var normalImpulse = 0.0
     var tangentImpulse = 0.0
-    var maxNormalImpulse = 0.0
-    var normalMass = 0.0
-    var tangentMass = 0.0
-    var relativeVelocity = 0.0
     var id: UInt32 = 0
 }
 
 /// A contact between a body and another body or a boundary segment, persistent across steps by `keyA/keyB`
-/// (item ids, or negative segment keys) so that impulses warm-start the next step.
+/// (item ids, or negative segment keys) so that impulses warm-start the next step. Only persistent data
+/// (manifold, impulses, material, touching state): the per-step solver data lives in `ContactConstraint`.
 struct Contact {
     var bodyA: Int32
     /// Body index, or -1 for a boundary segment (a static proxy).
@@ -31,14 +28,6 @@ struct Contact {
     var restitution = 0.0
     /// Event state: true once the surfaces touch (with hysteresis), reported as began/ended.
     var touching = false
-    /// Solver flags for the current step: solved at all, and whether one side cannot move.
-    var active = false
-    var againstStatic = false
-    /// Two-point effective-mass matrix [k11 k12; k12 k22] for the block solver; `block` when well conditioned.
-    var k11 = 0.0
-    var k12 = 0.0
-    var k22 = 0.0
-    var block = false
 
     var minSeparation: Double {
         pointCount == 0 ? .infinity : (pointCount == 1 ? p0.baseSeparation : min(p0.baseSeparation, p1.baseSeparation))

@@ -46,57 +46,76 @@ struct ContactSolverContext {
 /// A body slot in the solver arrays; a missing body (-1: a boundary) maps to the static `dummy` slot.
 @inline(__always) func solverIndex(_ b: Int32, _ dummy: Int) -> Int { b < 0 ? dummy : Int(b) }
 
+/// Builds the step's constraints from the active contacts (in contact order) and the restitution inputs.
 func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeMutablePointer<SolverBody>,
-                     dummy: Int) {
+                     dummy: Int, into out: inout [ContactConstraint], restitution extra: inout [RestitutionInput]) {
+    out.removeAll(keepingCapacity: true)
+    extra.removeAll(keepingCapacity: true)
     for k in 0..<contacts.count {
         let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
         let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
         let isActive = (mA > 0 || iA > 0 || mB > 0 || iB > 0) && contacts[k].pointCount > 0
-        contacts[k].active = isActive
         guard isActive else { continue }
-        contacts[k].againstStatic = mA == 0 || mB == 0
-        let n = contacts[k].normal, t = tangentOf(n)
+        let c = contacts[k]
+        var cc = ContactConstraint()
+        cc.bodyA = Int32(ia)
+        cc.bodyB = Int32(ib)
+        cc.contact = Int32(k)
+        cc.pointCount = UInt8(c.pointCount)
+        cc.friction = c.friction
+        cc.againstStatic = mA == 0 || mB == 0
+        var rin = RestitutionInput()
+        rin.restitution = c.restitution
+        let n = c.normal, t = tangentOf(n)
+        cc.normal = n
         let vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
-        @inline(__always) func prep(_ p: inout ContactPoint) {
-            let rA = p.anchorA, rB = p.anchorB
+        @inline(__always) func prep(_ src: ContactPoint, _ p: inout ConstraintPoint, _ relativeVelocity: inout Double) {
+            let rA = src.anchorA, rB = src.anchorB
+            p.anchorA = rA
+            p.anchorB = rB
+            p.normalImpulse = src.normalImpulse
+            p.tangentImpulse = src.tangentImpulse
             let rnA = rA.cross(n), rnB = rB.cross(n)
             let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
             p.normalMass = kN > 0 ? 1 / kN : 0
             let rtA = rA.cross(t), rtB = rB.cross(t)
             let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
             p.tangentMass = kT > 0 ? 1 / kT : 0
-            p.adjustedSeparation = p.baseSeparation - (rB - rA).dot(n)
+            p.adjustedSeparation = src.baseSeparation - (rB - rA).dot(n)
             let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-            p.relativeVelocity = n.dot(dv)
+            relativeVelocity = n.dot(dv)
             p.maxNormalImpulse = 0
         }
-        prep(&contacts[k].p0)
-        contacts[k].block = false
-        if contacts[k].pointCount > 1 {
-            prep(&contacts[k].p1)
-            let r1A = contacts[k].p0.anchorA.cross(n), r1B = contacts[k].p0.anchorB.cross(n)
-            let r2A = contacts[k].p1.anchorA.cross(n), r2B = contacts[k].p1.anchorB.cross(n)
+        prep(c.p0, &cc.p0, &rin.relativeVelocity0)
+        rin.baseSeparation0 = c.p0.baseSeparation
+        if c.pointCount > 1 {
+            prep(c.p1, &cc.p1, &rin.relativeVelocity1)
+            rin.baseSeparation1 = c.p1.baseSeparation
+            let r1A = c.p0.anchorA.cross(n), r1B = c.p0.anchorB.cross(n)
+            let r2A = c.p1.anchorA.cross(n), r2B = c.p1.anchorB.cross(n)
             let k11 = mA + mB + iA * r1A * r1A + iB * r1B * r1B
             let k22 = mA + mB + iA * r2A * r2A + iB * r2B * r2B
             let k12 = mA + mB + iA * r1A * r2A + iB * r1B * r2B
-            contacts[k].k11 = k11
-            contacts[k].k12 = k12
-            contacts[k].k22 = k22
+            cc.k11 = k11
+            cc.k12 = k12
+            cc.k22 = k22
             // Box2D 2.4's condition-number guard: fall back to sequential points when nearly singular.
-            contacts[k].block = k11 * k11 < 1000 * (k11 * k22 - k12 * k12)
+            cc.block = k11 * k11 < 1000 * (k11 * k22 - k12 * k12)
         }
+        out.append(cc)
+        extra.append(rin)
     }
 }
 
-func warmStartContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeMutablePointer<SolverBody>,
-                       dummy: Int) {
-    for k in 0..<contacts.count where contacts[k].active {
-        let c = contacts[k]
-        let ia = Int(c.bodyA), ib = solverIndex(c.bodyB, dummy)
+func warmStartContacts(_ constraints: UnsafeMutableBufferPointer<ContactConstraint>,
+                       _ s: UnsafeMutablePointer<SolverBody>, dummy: Int) {
+    for k in 0..<constraints.count {
+        let c = constraints[k]
+        let ia = Int(c.bodyA), ib = Int(c.bodyB)
         let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
         var vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
         let n = c.normal, t = tangentOf(n)
-        @inline(__always) func apply(_ p: ContactPoint) {
+        @inline(__always) func apply(_ p: ConstraintPoint) {
             let P = n * p.normalImpulse + t * p.tangentImpulse
             wA -= iA * p.anchorA.cross(P)
             vA = vA - P * mA
@@ -111,11 +130,11 @@ func warmStartContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Uns
     s[dummy] = SolverBody()
 }
 
-func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeMutablePointer<SolverBody>,
+func solveContacts(_ contacts: UnsafeMutableBufferPointer<ContactConstraint>, _ s: UnsafeMutablePointer<SolverBody>,
                    dummy: Int, _ ctx: ContactSolverContext, useBias: Bool) {
     let invH = ctx.invH
-    for k in 0..<contacts.count where contacts[k].active {
-        let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
+    for k in 0..<contacts.count {
+        let ia = Int(contacts[k].bodyA), ib = Int(contacts[k].bodyB)
         let sa = s[ia], sb = s[ib]
         let mA = sa.invMass, iA = sa.invI, mB = sb.invMass, iB = sb.invI
         var vA = sa.v, wA = sa.w, vB = sb.v, wB = sb.w
@@ -127,7 +146,7 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
         // Positions do not change during a velocity pass, so each point's separation is computed once.
         let sep0 = currentSeparation(contacts[k].p0, n, qA, qB, dp)
         let sep1 = pointCount > 1 ? currentSeparation(contacts[k].p1, n, qA, qB, dp) : 0
-        @inline(__always) func normalPart(_ p: inout ContactPoint, _ sep: Double) {
+        @inline(__always) func normalPart(_ p: inout ConstraintPoint, _ sep: Double) {
             var bias = 0.0, massScale = 1.0, impulseScale = 0.0
             if sep > 0 {
                 bias = sep * invH
@@ -159,7 +178,7 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
             if pointCount > 1 { normalPart(&contacts[k].p1, sep1) }
         }
         let friction = contacts[k].friction
-        @inline(__always) func frictionPart(_ p: inout ContactPoint) {
+        @inline(__always) func frictionPart(_ p: inout ConstraintPoint) {
             let rA = p.anchorA, rB = p.anchorB
             let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
             let vt = dv.dot(t)
@@ -186,14 +205,14 @@ func solveContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeM
 }
 
 @inline(__always)
-private func currentSeparation(_ p: ContactPoint, _ n: Vec2, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Double {
+private func currentSeparation(_ p: ConstraintPoint, _ n: Vec2, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Double {
     (dp + qB.rotate(p.anchorB) - qA.rotate(p.anchorA)).dot(n) + p.adjustedSeparation
 }
 
 /// Rigid solve of both normal points at once: the 2×2 LCP of Box2D 2.4's block solver (target: relative
 /// normal velocity ≥ −separation/h, i.e. ≥ 0 once touching).
 @inline(__always)
-private func blockSolveRigid(_ c: inout Contact, _ s1: Double, _ s2: Double, _ invH: Double,
+private func blockSolveRigid(_ c: inout ContactConstraint, _ s1: Double, _ s2: Double, _ invH: Double,
                              _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double,
                              _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double) {
     let n = c.normal

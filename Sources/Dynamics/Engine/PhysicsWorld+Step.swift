@@ -113,8 +113,12 @@ extension PhysicsWorld {
         let bodyArray = bodies
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
         var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
+        var cc: [ContactConstraint] = [], rx: [RestitutionInput] = []
         swap(&saved, &savedImpulses)
-        defer { swap(&saved, &savedImpulses) }
+        swap(&cc, &constraints)
+        swap(&rx, &restitutionInputs)
+        defer { swap(&saved, &savedImpulses); swap(&cc, &constraints); swap(&rx, &restitutionInputs) }
+
         swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
         swap(&xs, &constraintJoints)
         defer {
@@ -129,34 +133,39 @@ extension PhysicsWorld {
                           ms.withUnsafeMutableBufferPointer { mj in
                           xs.withUnsafeMutableBufferPointer { xb in
                             let s = sb.baseAddress!
-                            prepareContacts(cb, s, dummy: dummy)
+                            prepareContacts(cb, s, dummy: dummy, into: &cc, restitution: &rx)
                             prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
                             prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)
                             prepareConstraintJoints(xb, s, bodyBuf, dummy: dummy)
-                            for _ in 0..<substeps {
-                                integrateVelocities(s, mb, h: h, maxW: maxW)
-                                warmStartMouseJoints(mj, s)
-                                warmStartJoints(jb, s, dummy: dummy)
-                                warmStartConstraintJoints(xb, s, dummy: dummy)
-                                warmStartContacts(cb, s, dummy: dummy)
-                                solveMouseJoints(mj, s)
-                                solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
-                                solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: true)
-                                solveContacts(cb, s, dummy: dummy, cctx, useBias: true)
-                                integratePositions(s, count: dummy, h: h, maxW: maxW)
-                                solveMouseJoints(mj, s)
-                                solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
-                                solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
-                                solveContacts(cb, s, dummy: dummy, cctx, useBias: false)
-                            }
-                            if needsRestitution(cb) {
-                                saveNormalImpulses(cb, into: &saved)
-                                for _ in 0..<Tuning.restitutionIterations {
+                            cc.withUnsafeMutableBufferPointer { kb in
+                              rx.withUnsafeBufferPointer { rb in
+                                for _ in 0..<substeps {
+                                    integrateVelocities(s, mb, h: h, maxW: maxW)
+                                    warmStartMouseJoints(mj, s)
+                                    warmStartJoints(jb, s, dummy: dummy)
+                                    warmStartConstraintJoints(xb, s, dummy: dummy)
+                                    warmStartContacts(kb, s, dummy: dummy)
+                                    solveMouseJoints(mj, s)
+                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
+                                    solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: true)
+                                    solveContacts(kb, s, dummy: dummy, cctx, useBias: true)
+                                    integratePositions(s, count: dummy, h: h, maxW: maxW)
+                                    solveMouseJoints(mj, s)
                                     solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
                                     solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
-                                    solveRestitution(cb, s, dummy: dummy, invH: 1 / h)
+                                    solveContacts(kb, s, dummy: dummy, cctx, useBias: false)
                                 }
-                                restoreNormalImpulses(cb, from: saved)
+                                if needsRestitution(kb, rb) {
+                                    saveNormalImpulses(kb, into: &saved)
+                                    for _ in 0..<Tuning.restitutionIterations {
+                                        solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
+                                        solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
+                                        solveRestitution(kb, rb, s, dummy: dummy, invH: 1 / h)
+                                    }
+                                    restoreNormalImpulses(kb, from: saved)
+                                }
+                                storeImpulses(UnsafeBufferPointer(kb), cb)
+                              }
                             }
                           }
                           }

@@ -59,6 +59,8 @@ struct PhysicsWorld {
     var islandAwake: [Bool] = []
     var islandSleep: [Double] = []
     var savedImpulses: [Double] = []
+    var constraints: [ContactConstraint] = []
+    var restitutionInputs: [RestitutionInput] = []
 
     init(stepHz: Double) {
         self.stepHz = stepHz
