@@ -224,17 +224,7 @@ private func blockSolveRigid(_ c: inout ContactConstraint, _ s1: Double, _ s2: D
     // w = K x + b ≥ 0, x ≥ 0, w·x = 0, where b is the velocity error without the accumulated impulse a.
     let b1 = vn1 + max(s1, 0) * invH - (k11 * a1 + k12 * a2)
     let b2 = vn2 + max(s2, 0) * invH - (k12 * a1 + k22 * a2)
-    var x1 = 0.0, x2 = 0.0
-    let det = k11 * k22 - k12 * k12
-    let both1 = -(k22 * b1 - k12 * b2) / det, both2 = -(k11 * b2 - k12 * b1) / det
-    if both1 >= 0 && both2 >= 0 {
-        x1 = both1
-        x2 = both2
-    } else if -b1 / k11 >= 0 && k12 * (-b1 / k11) + b2 >= 0 {
-        x1 = -b1 / k11
-    } else if -b2 / k22 >= 0 && k12 * (-b2 / k22) + b1 >= 0 {
-        x2 = -b2 / k22
-    }
+    let (x1, x2) = blockSolve(k11: k11, k12: k12, k22: k22, b1: b1, b2: b2)
     let d1 = x1 - a1, d2 = x2 - a2
     c.p0.normalImpulse = x1
     c.p1.normalImpulse = x2
