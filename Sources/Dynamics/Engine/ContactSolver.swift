@@ -132,76 +132,84 @@ func warmStartContacts(_ constraints: UnsafeMutableBufferPointer<ContactConstrai
 
 func solveContacts(_ contacts: UnsafeMutableBufferPointer<ContactConstraint>, _ s: UnsafeMutablePointer<SolverBody>,
                    dummy: Int, _ ctx: ContactSolverContext, useBias: Bool) {
-    let invH = ctx.invH
     for k in 0..<contacts.count {
-        let ia = Int(contacts[k].bodyA), ib = Int(contacts[k].bodyB)
-        let sa = s[ia], sb = s[ib]
-        let mA = sa.invMass, iA = sa.invI, mB = sb.invMass, iB = sb.invI
-        var vA = sa.v, wA = sa.w, vB = sb.v, wB = sb.w
-        let dp = sb.dp - sa.dp
-        let qA = sa.dq, qB = sb.dq
-        let n = contacts[k].normal, t = tangentOf(n)
-        let soft = contacts[k].againstStatic ? ctx.staticSoft : ctx.soft
-        let pointCount = contacts[k].pointCount
-        // Positions do not change during a velocity pass, so each point's separation is computed once.
-        let sep0 = currentSeparation(contacts[k].p0, n, qA, qB, dp)
-        let sep1 = pointCount > 1 ? currentSeparation(contacts[k].p1, n, qA, qB, dp) : 0
-        @inline(__always) func normalPart(_ p: inout ConstraintPoint, _ sep: Double) {
-            var bias = 0.0, massScale = 1.0, impulseScale = 0.0
-            if sep > 0 {
-                bias = sep * invH
-            } else if useBias {
-                bias = max(soft.biasRate * sep, -Tuning.contactPushMaxVelocity)
-                massScale = soft.massScale
-                impulseScale = soft.impulseScale
-            }
-            let rA = p.anchorA, rB = p.anchorB
-            let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-            let vn = dv.dot(n)
-            var impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
-            let newImpulse = max(p.normalImpulse + impulse, 0)
-            impulse = newImpulse - p.normalImpulse
-            p.normalImpulse = newImpulse
-            p.maxNormalImpulse = max(p.maxNormalImpulse, impulse)
-            let P = n * impulse
-            vA = vA - P * mA
-            wA -= iA * rA.cross(P)
-            vB = vB + P * mB
-            wB += iB * rB.cross(P)
-        }
-        // Relax passes, and speculative contacts whose two points are both still apart, are rigid: solve both
-        // points exactly at once so that a fast item arrives flat instead of being spun point by point.
-        if contacts[k].block && (!useBias || (sep0 > 0 && sep1 > 0)) {
-            blockSolveRigid(&contacts[k], sep0, sep1, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
-        } else {
-            normalPart(&contacts[k].p0, sep0)
-            if pointCount > 1 { normalPart(&contacts[k].p1, sep1) }
-        }
-        let friction = contacts[k].friction
-        @inline(__always) func frictionPart(_ p: inout ConstraintPoint) {
-            let rA = p.anchorA, rB = p.anchorB
-            let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-            let vt = dv.dot(t)
-            var impulse = -p.tangentMass * vt
-            let maxFriction = friction * p.normalImpulse
-            let newImpulse = min(max(p.tangentImpulse + impulse, -maxFriction), maxFriction)
-            impulse = newImpulse - p.tangentImpulse
-            p.tangentImpulse = newImpulse
-            let P = t * impulse
-            vA = vA - P * mA
-            wA -= iA * rA.cross(P)
-            vB = vB + P * mB
-            wB += iB * rB.cross(P)
-        }
-        if friction > 0 {
-            frictionPart(&contacts[k].p0)
-            if pointCount > 1 { frictionPart(&contacts[k].p1) }
-        }
-        s[ia].v = vA; s[ia].w = wA
-        s[ib].v = vB; s[ib].w = wB
+        solveContact(&contacts[k], s, ctx, useBias: useBias)
     }
     s[dummy].v = .zero
     s[dummy].w = 0
+}
+
+/// One constraint's normal (or rigid block) and friction impulses, in place; the scalar reference for the
+/// wide solve and the solve of what does not fill a group of lanes.
+@inline(__always)
+func solveContact(_ c: inout ContactConstraint, _ s: UnsafeMutablePointer<SolverBody>,
+                  _ ctx: ContactSolverContext, useBias: Bool) {
+    let invH = ctx.invH
+    let ia = Int(c.bodyA), ib = Int(c.bodyB)
+    let sa = s[ia], sb = s[ib]
+    let mA = sa.invMass, iA = sa.invI, mB = sb.invMass, iB = sb.invI
+    var vA = sa.v, wA = sa.w, vB = sb.v, wB = sb.w
+    let dp = sb.dp - sa.dp
+    let qA = sa.dq, qB = sb.dq
+    let n = c.normal, t = tangentOf(n)
+    let soft = c.againstStatic ? ctx.staticSoft : ctx.soft
+    let pointCount = c.pointCount
+    // Positions do not change during a velocity pass, so each point's separation is computed once.
+    let sep0 = currentSeparation(c.p0, n, qA, qB, dp)
+    let sep1 = pointCount > 1 ? currentSeparation(c.p1, n, qA, qB, dp) : 0
+    @inline(__always) func normalPart(_ p: inout ConstraintPoint, _ sep: Double) {
+        var bias = 0.0, massScale = 1.0, impulseScale = 0.0
+        if sep > 0 {
+            bias = sep * invH
+        } else if useBias {
+            bias = max(soft.biasRate * sep, -Tuning.contactPushMaxVelocity)
+            massScale = soft.massScale
+            impulseScale = soft.impulseScale
+        }
+        let rA = p.anchorA, rB = p.anchorB
+        let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
+        let vn = dv.dot(n)
+        var impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
+        let newImpulse = max(p.normalImpulse + impulse, 0)
+        impulse = newImpulse - p.normalImpulse
+        p.normalImpulse = newImpulse
+        p.maxNormalImpulse = max(p.maxNormalImpulse, impulse)
+        let P = n * impulse
+        vA = vA - P * mA
+        wA -= iA * rA.cross(P)
+        vB = vB + P * mB
+        wB += iB * rB.cross(P)
+    }
+    // Relax passes, and speculative contacts whose two points are both still apart, are rigid: solve both
+    // points exactly at once so that a fast item arrives flat instead of being spun point by point.
+    if c.block && (!useBias || (sep0 > 0 && sep1 > 0)) {
+        blockSolveRigid(&c, sep0, sep1, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
+    } else {
+        normalPart(&c.p0, sep0)
+        if pointCount > 1 { normalPart(&c.p1, sep1) }
+    }
+    let friction = c.friction
+    @inline(__always) func frictionPart(_ p: inout ConstraintPoint) {
+        let rA = p.anchorA, rB = p.anchorB
+        let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
+        let vt = dv.dot(t)
+        var impulse = -p.tangentMass * vt
+        let maxFriction = friction * p.normalImpulse
+        let newImpulse = min(max(p.tangentImpulse + impulse, -maxFriction), maxFriction)
+        impulse = newImpulse - p.tangentImpulse
+        p.tangentImpulse = newImpulse
+        let P = t * impulse
+        vA = vA - P * mA
+        wA -= iA * rA.cross(P)
+        vB = vB + P * mB
+        wB += iB * rB.cross(P)
+    }
+    if friction > 0 {
+        frictionPart(&c.p0)
+        if pointCount > 1 { frictionPart(&c.p1) }
+    }
+    s[ia].v = vA; s[ia].w = wA
+    s[ib].v = vB; s[ib].w = wB
 }
 
 @inline(__always)

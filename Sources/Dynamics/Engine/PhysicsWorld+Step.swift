@@ -114,6 +114,9 @@ extension PhysicsWorld {
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
         var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
         var cc: [ContactConstraint] = [], rx: [RestitutionInput] = []
+        var colouring = ContactColouring()
+        swap(&colouring, &contactColouring)
+        defer { swap(&colouring, &contactColouring) }
         swap(&saved, &savedImpulses)
         swap(&cc, &constraints)
         swap(&rx, &restitutionInputs)
@@ -134,6 +137,7 @@ extension PhysicsWorld {
                           xs.withUnsafeMutableBufferPointer { xb in
                             let s = sb.baseAddress!
                             prepareContacts(cb, s, dummy: dummy, into: &cc, restitution: &rx)
+                            cc.withUnsafeMutableBufferPointer { kb in colouring.build(kb, s, bodySlots: dummy + 1) }
                             prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
                             prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)
                             prepareConstraintJoints(xb, s, bodyBuf, dummy: dummy)
@@ -144,16 +148,16 @@ extension PhysicsWorld {
                                     warmStartMouseJoints(mj, s)
                                     warmStartJoints(jb, s, dummy: dummy)
                                     warmStartConstraintJoints(xb, s, dummy: dummy)
-                                    warmStartContacts(kb, s, dummy: dummy)
+                                    warmStartContactsWide(kb, s, dummy: dummy, colouring: colouring)
                                     solveMouseJoints(mj, s)
                                     solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
                                     solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: true)
-                                    solveContacts(kb, s, dummy: dummy, cctx, useBias: true)
+                                    solveContactsWide(kb, s, dummy: dummy, cctx, useBias: true, colouring: colouring)
                                     integratePositions(s, count: dummy, h: h, maxW: maxW)
                                     solveMouseJoints(mj, s)
                                     solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
                                     solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
-                                    solveContacts(kb, s, dummy: dummy, cctx, useBias: false)
+                                    solveContactsWide(kb, s, dummy: dummy, cctx, useBias: false, colouring: colouring)
                                 }
                                 if needsRestitution(kb, rb) {
                                     saveNormalImpulses(kb, into: &saved)

@@ -61,6 +61,8 @@ struct PhysicsWorld {
     var savedImpulses: [Double] = []
     var constraints: [ContactConstraint] = []
     var restitutionInputs: [RestitutionInput] = []
+    /// The step's colouring of `constraints`, kept between steps for its capacity.
+    var contactColouring = ContactColouring()
 
     init(stepHz: Double) {
         self.stepHz = stepHz
