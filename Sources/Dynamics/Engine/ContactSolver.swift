@@ -107,38 +107,6 @@ func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: Unsaf
     }
 }
 
-func warmStartContacts(_ constraints: UnsafeMutableBufferPointer<ContactConstraint>,
-                       _ s: UnsafeMutablePointer<SolverBody>, dummy: Int) {
-    for k in 0..<constraints.count {
-        let c = constraints[k]
-        let ia = Int(c.bodyA), ib = Int(c.bodyB)
-        let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
-        var vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
-        let n = c.normal, t = tangentOf(n)
-        @inline(__always) func apply(_ p: ConstraintPoint) {
-            let P = n * p.normalImpulse + t * p.tangentImpulse
-            wA -= iA * p.anchorA.cross(P)
-            vA = vA - P * mA
-            wB += iB * p.anchorB.cross(P)
-            vB = vB + P * mB
-        }
-        apply(c.p0)
-        if c.pointCount > 1 { apply(c.p1) }
-        s[ia].v = vA; s[ia].w = wA
-        s[ib].v = vB; s[ib].w = wB
-    }
-    s[dummy] = SolverBody()
-}
-
-func solveContacts(_ contacts: UnsafeMutableBufferPointer<ContactConstraint>, _ s: UnsafeMutablePointer<SolverBody>,
-                   dummy: Int, _ ctx: ContactSolverContext, useBias: Bool) {
-    for k in 0..<contacts.count {
-        solveContact(&contacts[k], s, ctx, useBias: useBias)
-    }
-    s[dummy].v = .zero
-    s[dummy].w = 0
-}
-
 /// One constraint's normal (or rigid block) and friction impulses, in place; the scalar reference for the
 /// wide solve and the solve of what does not fill a group of lanes.
 @inline(__always)

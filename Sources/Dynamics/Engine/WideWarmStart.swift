@@ -1,7 +1,7 @@
 /// The warm start of the contact constraints, colour by colour and four constraints at a time in
 /// `SIMD4<Double>` lanes (the constraints of one colour share no moving body, so the lanes never write the
 /// same body; a lane whose body does not move writes back the velocity it read). The remainder of each colour
-/// and the overflow are warm-started one by one with the same arithmetic as `warmStartContacts`.
+/// and the overflow are warm-started one by one (`warmStartOne`), with the same arithmetic as the lanes.
 func warmStartContactsWide(_ constraints: UnsafeMutableBufferPointer<ContactConstraint>,
                            _ s: UnsafeMutablePointer<SolverBody>, dummy: Int, colouring: ContactColouring) {
     colouring.order.withUnsafeBufferPointer { order in
