@@ -102,7 +102,7 @@ extension SharedWorld {
         let offset = Vec2(c * d.x + s * d.y, -s * d.x + c * d.y)
         do {
             let id = try animator.add(DragBehavior(item: target, offset: offset, target: anchor))
-            drags[client] = Drag(body: target, attachment: id, anchor: anchor, offset: offset, clientName: name)
+            drags[client] = Drag(body: target, joint: id, anchor: anchor, offset: offset, clientName: name)
         } catch {
             throw ProtocolError(.badValue, "drag point (\(x), \(y)) is out of range")
         }
@@ -110,11 +110,11 @@ extension SharedWorld {
     }
 
     func dragMove(client: Int, x: Double, y: Double) throws(ProtocolError) -> AckFields {
-        guard var drag = drags[client], var behavior = animator.drag(drag.attachment) else {
+        guard var drag = drags[client], var behavior = animator.drag(drag.joint) else {
             throw ProtocolError(.notDragging, "drag move without drag begin")
         }
         behavior.target = Vec2(x, y)
-        do { try animator.update(drag.attachment, behavior) } catch {
+        do { try animator.update(drag.joint, behavior) } catch {
             throw ProtocolError(.badValue, "drag point (\(x), \(y)) is out of range")
         }
         drag.anchor = Vec2(x, y)

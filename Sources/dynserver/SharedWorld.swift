@@ -37,7 +37,7 @@ final class SharedWorld {
     struct Drag {
         var body: ItemID
         /// The `DragBehavior` (a bounded drag joint) that pulls the body's grab point toward `anchor`.
-        var attachment: BehaviorID
+        var joint: BehaviorID
         var anchor: Vec2
         var offset: Vec2
         var clientName: String
@@ -121,7 +121,7 @@ final class SharedWorld {
     @discardableResult
     func endDrag(client: Int) -> Bool {
         guard let drag = drags.removeValue(forKey: client) else { return false }
-        animator.removeBehavior(drag.attachment)
+        animator.removeBehavior(drag.joint)
         return true
     }
 }
