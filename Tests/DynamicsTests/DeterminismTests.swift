@@ -56,4 +56,7 @@ private func busyScene() throws -> DynamicAnimator {
 /// Re-pinned when the contacts came to be warm-started and solved colour by colour in SIMD lanes
 /// (docs/ARCHITECTURE.md, "The physics step"): the solve order is colour order instead of contact order,
 /// which changes the results in their last bits.
-private let pinnedHash: UInt64 = 17_775_476_168_897_760_593
+/// Re-pinned when the solver came to work in Float (32-byte body states, Float constraints in SIMD4<Float>
+/// lanes stored colour by colour; docs/ENGINE.md, "Precision") and two-point contacts came to be solved point
+/// by point except while both points are apart (docs/ENGINE.md, "Contact solver").
+private let pinnedHash: UInt64 = 11_087_782_558_644_346_314

@@ -30,6 +30,9 @@ struct Joint {
 
     // Per-step data.
     var active = false
+    /// Solver slots of A and B (the dummy for the world, a static or a sleeping body).
+    var slotA: Int32 = 0
+    var slotB: Int32 = 0
     var rA = Vec2.zero
     var rB = Vec2.zero
     var deltaCenter = Vec2.zero
@@ -49,20 +52,22 @@ struct JointSolverContext {
 }
 
 
-func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutablePointer<SolverBody>,
-                   _ bodies: UnsafeBufferPointer<Body>, dummy: Int, h: Double) {
+func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ b: SolverBodies,
+                   _ bodies: UnsafeBufferPointer<Body>, solverSlot: UnsafeBufferPointer<Int32>, h: Double) {
     for k in 0..<joints.count {
-        let ia = Int(joints[k].bodyA), ib = solverIndex(joints[k].bodyB, dummy)
-        let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
+        let ia = b.slot(joints[k].bodyA, solverSlot), ib = b.slot(joints[k].bodyB, solverSlot)
+        joints[k].slotA = Int32(ia)
+        joints[k].slotB = Int32(ib)
+        let mA = b.mass[ia].invMass, iA = b.mass[ia].invI, mB = b.mass[ib].invMass, iB = b.mass[ib].invI
         joints[k].active = mA > 0 || iA > 0 || mB > 0 || iB > 0
         guard joints[k].active else { continue }
-        let bA = bodies[ia]
+        let bA = bodies[Int(joints[k].bodyA)]
         // Lever arms from the centers of mass (the points are given relative to the items' centers).
         let rA = bA.lever(joints[k].localA)
         var rB = Vec2.zero, cB = joints[k].localB
-        if ib != dummy {
-            rB = bodies[ib].lever(joints[k].localB)
-            cB = bodies[ib].centerOfMass
+        if joints[k].bodyB >= 0 {
+            rB = bodies[Int(joints[k].bodyB)].lever(joints[k].localB)
+            cB = bodies[Int(joints[k].bodyB)].centerOfMass
         }
         joints[k].rA = rA
         joints[k].rB = rB
@@ -84,32 +89,34 @@ private func geometry(_ j: Joint, _ a: SolverBody, _ b: SolverBody) -> (rA: Vec2
     return (rA, rB, (b.dp - a.dp) + j.deltaCenter + rB - rA)
 }
 
-func warmStartJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutablePointer<SolverBody>,
-                     dummy: Int) {
+func warmStartJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ b: SolverBodies) {
+    let s = b.state, m = b.mass
     for k in 0..<joints.count where joints[k].active {
         let j = joints[k]
-        let ia = Int(j.bodyA), ib = solverIndex(j.bodyB, dummy)
+        let ia = Int(j.slotA), ib = Int(j.slotB)
         let (rA, rB, d) = geometry(j, s[ia], s[ib])
         let P: Vec2
         switch j.solvedKind {
         case .distance, .rope: P = d.normalized * j.axialImpulse
         case .point, .snap: P = j.linearImpulse
         }
-        s[ia].v = s[ia].v - P * s[ia].invMass
-        s[ia].w -= s[ia].invI * (rA.cross(P) - j.angularImpulse)
-        s[ib].v = s[ib].v + P * s[ib].invMass
-        s[ib].w += s[ib].invI * rB.cross(P)
+        s[ia].v = s[ia].v - P * m[ia].invMass
+        s[ia].w -= m[ia].invI * (rA.cross(P) - j.angularImpulse)
+        s[ib].v = s[ib].v + P * m[ib].invMass
+        s[ib].w += m[ib].invI * rB.cross(P)
     }
-    s[dummy] = SolverBody()
+    b.resetDummy()
 }
 
-func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutablePointer<SolverBody>,
-                 dummy: Int, _ ctx: JointSolverContext, useBias: Bool) {
+func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ bodies: SolverBodies,
+                 _ ctx: JointSolverContext, useBias: Bool) {
     let maxBias = Tuning.maxLinearSpeed
+    let s = bodies.state
     for k in 0..<joints.count where joints[k].active {
-        let ia = Int(joints[k].bodyA), ib = solverIndex(joints[k].bodyB, dummy)
+        let ia = Int(joints[k].slotA), ib = Int(joints[k].slotB)
         let a = s[ia], b = s[ib]
-        let mA = a.invMass, iA = a.invI, mB = b.invMass, iB = b.invI
+        let mA = bodies.mass[ia].invMass, iA = bodies.mass[ia].invI
+        let mB = bodies.mass[ib].invMass, iB = bodies.mass[ib].invI
         var vA = a.v, wA = a.w, vB = b.v, wB = b.w
         let (rA, rB, d) = geometry(joints[k], a, b)
         let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
@@ -164,7 +171,7 @@ func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutable
         if kind == .snap && iA > 0 {
             // Angular spring toward angle 0, the way UIKit's snap straightens the item.
             let soft = joints[k].spring
-            let angle = joints[k].baseAngle + a.da
+            let angle = joints[k].baseAngle + bodies.turned[ia]
             let impulse = -soft.massScale * joints[k].angularMass * (wA + soft.biasRate * angle)
                 - soft.impulseScale * joints[k].angularImpulse
             joints[k].angularImpulse += impulse
@@ -173,6 +180,5 @@ func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutable
         s[ia].v = vA; s[ia].w = wA
         s[ib].v = vB; s[ib].w = wB
     }
-    s[dummy].v = .zero
-    s[dummy].w = 0
+    bodies.resetDummy()
 }

@@ -53,16 +53,20 @@ struct PhysicsWorld {
     var matched: [Bool] = []
     var table = PairTable()
     var broadPhase = BroadPhase()
-    var states: [SolverBody] = []
-    var motion: [BodyMotion] = []
     var parent: [Int32] = []
     var islandAwake: [Bool] = []
     var islandSleep: [Double] = []
-    var savedImpulses: [Double] = []
-    var constraints: [ContactConstraint] = []
-    var restitutionInputs: [RestitutionInput] = []
-    /// The step's colouring of `constraints`, kept between steps for its capacity.
-    var contactColouring = ContactColouring()
+
+    /// Indices of the awake, movable bodies, ascending; `solverSlot[i]` is body i's index in `states`, or -1
+    /// (static, sleeping). `states[awakeBodies.count]` is the static dummy (Engine/SolverBody.swift).
+    var awakeBodies: [Int32] = []
+    var solverSlot: [Int32] = []
+    // The solver's per-step arrays, by slot, kept between steps for their capacity.
+    var states: [SolverBody] = []
+    var solverMass: [SolverMass] = []
+    var turned: [Double] = []
+    var motion: [BodyMotion] = []
+    var contactSolver = ContactSolver()
 
     init(stepHz: Double) {
         self.stepHz = stepHz
@@ -294,13 +298,4 @@ struct PhysicsWorld {
             droppedEvents += 1
         }
     }
-}
-
-/// Per-step integration inputs of one body, kept apart from `SolverBody` so that the contact solver's
-/// working set stays small.
-struct BodyMotion {
-    var accel = Vec2.zero
-    var angularAccel = 0.0
-    var linearDampingFactor = 1.0
-    var angularDampingFactor = 1.0
 }
