@@ -142,6 +142,18 @@ struct ContactChunk {
     }
 }
 
+extension UnsafeMutablePointer where Pointee == ContactChunk {
+    /// The chunk's first and second points in place (stored properties at fixed offsets).
+    @inline(__always) var point1: UnsafeMutablePointer<LanePoint> {
+        (UnsafeMutableRawPointer(self) + MemoryLayout<ContactChunk>.offset(of: \ContactChunk.p1)!)
+            .assumingMemoryBound(to: LanePoint.self)
+    }
+    @inline(__always) var point2: UnsafeMutablePointer<LanePoint> {
+        (UnsafeMutableRawPointer(self) + MemoryLayout<ContactChunk>.offset(of: \ContactChunk.p2)!)
+            .assumingMemoryBound(to: LanePoint.self)
+    }
+}
+
 /// The velocities (and, for the passes that need separations, the position deltas) of one side of a chunk's
 /// constraints, gathered from the body states: lane `l` holds body `slots[l]`.
 struct LaneBodies {
@@ -186,6 +198,11 @@ struct LaneBodies {
     /// Writes the velocities back. The constraints of a colour share no moving body; a body that does not move
     /// (the dummy) may sit in several lanes and gets back the velocity it had.
     @inline(__always) func scatter(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW) {
+        LaneBodies.scatter(s, slots, vx, vy, w)
+    }
+
+    @inline(__always) static func scatter(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW, _ vx: FloatW,
+                                          _ vy: FloatW, _ w: FloatW) {
         for l in 0..<laneCount {
             s[Int(slots[l])].velocity = SIMD4(vx[l], vy[l], w[l], 0)
         }

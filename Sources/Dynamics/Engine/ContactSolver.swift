@@ -133,7 +133,8 @@ func solveContact(_ c: inout ContactConstraint, _ s: UnsafeMutablePointer<Solver
     var pair = ScalarPair(c, s)
     let two = c.pointCount > 1
     let sep1 = pair.separation(c.p1), sep2 = two ? pair.separation(c.p2) : 0
-    if c.block && sep1 > 0 && sep2 > 0 {
+    let gap = Float(Tuning.linearSlop)
+    if c.block && sep1 > gap && sep2 > gap {
         let x1Old = c.p1.normalImpulse, x2Old = c.p2.normalImpulse
         (c.p1.normalImpulse, c.p2.normalImpulse) = pair.blockSolve(c, -max(sep1, 0) * invH, -max(sep2, 0) * invH,
                                                                    x1Old, x2Old)
@@ -235,15 +236,19 @@ struct ContactSolver {
     }
 }
 
-/// The contact warm start of colour `k` and the overflow's, for the stage loops in `solve`.
-@inline(__always)
+/// The contact warm start of one colour's chunks, for the stage loops in `solve` (not inlined, so that a profile
+/// shows the stages apart; one call per colour and pass).
+@inline(never)
 func warmStartContacts(_ chunks: UnsafeMutableBufferPointer<ContactChunk>, _ range: Range<Int>,
                        _ s: UnsafeMutablePointer<SolverBody>) {
-    for i in range { warmStartChunk(chunks[i], s) }
+    guard let base = chunks.baseAddress else { return }
+    for i in range { warmStartChunk(base + i, s) }
 }
 
-@inline(__always)
+/// The contact solve or relax pass of one colour's chunks.
+@inline(never)
 func solveContacts(_ chunks: UnsafeMutableBufferPointer<ContactChunk>, _ range: Range<Int>,
                    _ s: UnsafeMutablePointer<SolverBody>, invH: Float, useBias: Bool) {
-    for i in range { solveChunk(&chunks[i], s, invH: invH, useBias: useBias) }
+    guard let base = chunks.baseAddress else { return }
+    for i in range { solveChunk(base + i, s, invH: invH, useBias: useBias) }
 }

@@ -198,7 +198,7 @@ extension PhysicsWorld {
                     for _ in 0..<Tuning.restitutionIterations {
                         solveJoints(jb, sb, jctx, useBias: false)
                         solveConstraintJoints(xb, sb, jctx, h: h, useBias: false)
-                        for i in 0..<kb.count { restitutionChunk(&kb[i], s, invH: invH) }
+                        for i in 0..<kb.count { restitutionChunk(kb.baseAddress! + i, s, invH: invH) }
                         for o in 0..<ob.count { restitutionContact(&ob[o], s, dummy: dummy, invH: invH) }
                         sb.resetDummy()
                     }

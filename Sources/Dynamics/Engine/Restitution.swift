@@ -33,35 +33,35 @@ extension LanePair {
 
 /// One restitution pass over a chunk: point by point, and in the block lanes both points at once.
 @inline(__always)
-func restitutionChunk(_ c: inout ContactChunk, _ s: UnsafeMutablePointer<SolverBody>, invH: Float) {
-    var pair = LanePair(c, LaneBodies(s, c.slotA), LaneBodies(s, c.slotB))
-    let t1 = pair.restitutionTarget(c.p1, c.restitution, invH: invH)
-    let t2 = pair.restitutionTarget(c.p2, c.restitution, invH: invH)
+func restitutionChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float) {
+    var pair = LanePair(c, LaneBodies(s, c.pointee.slotA), LaneBodies(s, c.pointee.slotB))
+    let e = c.pointee.restitution
+    let t1 = pair.restitutionTarget(c.pointee.p1, e, invH: invH)
+    let t2 = pair.restitutionTarget(c.pointee.p2, e, invH: invH)
     let before = pair
-    let x1Old = c.p1.normalImpulse, x2Old = c.p2.normalImpulse
-    pair.restitutionPoint(&c.p1, t1)
-    pair.restitutionPoint(&c.p2, t2)
-    let block = c.block .!= 0
+    let x1Old = c.pointee.p1.normalImpulse, x2Old = c.pointee.p2.normalImpulse
+    pair.restitutionPoint(&c.pointee.p1, t1)
+    pair.restitutionPoint(&c.pointee.p2, t2)
+    let block = c.pointee.block .!= 0
     if any(block) {
         // Both points from the velocities before this pass, where the face is solved as one.
         var rigid = before
         let (x1, x2) = rigid.blockSolve(c, t1, t2, x1Old, x2Old)
         pair.take(rigid, where: block)
-        c.p1.normalImpulse.replace(with: x1, where: block)
-        c.p2.normalImpulse.replace(with: x2, where: block)
+        c.pointee.p1.normalImpulse.replace(with: x1, where: block)
+        c.pointee.p2.normalImpulse.replace(with: x2, where: block)
     }
-    pair.A.scatter(s, c.slotA)
-    pair.B.scatter(s, c.slotB)
+    pair.A.scatter(s, c.pointee.slotA)
+    pair.B.scatter(s, c.pointee.slotB)
 }
 
 /// One restitution pass over a scalar (overflow) constraint: a chunk of one lane.
-@inline(__always)
 func restitutionContact(_ c: inout ContactConstraint, _ s: UnsafeMutablePointer<SolverBody>, dummy: Int,
                         invH: Float) {
     var chunk = ContactChunk(dummy: dummy)
     if c.pointCount < 2 { c.p2 = ConstraintPoint() }
     chunk.set(0, c)
-    restitutionChunk(&chunk, s, invH: invH)
+    withUnsafeMutablePointer(to: &chunk) { restitutionChunk($0, s, invH: invH) }
     c.p1.normalImpulse = chunk.p1.normalImpulse[0]
     c.p2.normalImpulse = chunk.p2.normalImpulse[0]
 }

@@ -7,11 +7,11 @@ struct LanePair {
     let mA: FloatW, iA: FloatW, mB: FloatW, iB: FloatW
     let nx: FloatW, ny: FloatW
 
-    @inline(__always) init(_ c: ContactChunk, _ A: LaneBodies, _ B: LaneBodies) {
+    @inline(__always) init(_ c: UnsafeMutablePointer<ContactChunk>, _ A: LaneBodies, _ B: LaneBodies) {
         self.A = A
         self.B = B
-        mA = c.invMassA; iA = c.invIA; mB = c.invMassB; iB = c.invIB
-        nx = c.normalX; ny = c.normalY
+        mA = c.pointee.invMassA; iA = c.pointee.invIA; mB = c.pointee.invMassB; iB = c.pointee.invIB
+        nx = c.pointee.normalX; ny = c.pointee.normalY
     }
 
     /// Current separation of a point: the start separation moved by the bodies' position and rotation deltas.
@@ -39,14 +39,14 @@ struct LanePair {
 
     /// The normal impulse of one point: soft push-out while penetrating (`useBias`), rigid when relaxing,
     /// speculative (may close the gap this sub-step, no more) while apart.
-    @inline(__always) mutating func normal(_ p: inout LanePoint, _ sep: FloatW, _ c: ContactChunk, invH: Float,
+    @inline(__always) mutating func normal(_ p: inout LanePoint, _ sep: FloatW, _ soft: LaneSoftness, invH: Float,
                                            useBias: Bool) {
         let apart = sep .> 0
         var bias = FloatW(repeating: 0), massScale = FloatW(repeating: 1), impulseScale = FloatW(repeating: 0)
         if useBias {
-            bias = laneMax(c.biasRate * sep, FloatW(repeating: -Float(Tuning.contactPushMaxVelocity)))
-            massScale = c.massScale
-            impulseScale = c.impulseScale
+            bias = laneMax(soft.biasRate * sep, FloatW(repeating: -Float(Tuning.contactPushMaxVelocity)))
+            massScale = soft.massScale
+            impulseScale = soft.impulseScale
         }
         bias.replace(with: sep * invH, where: apart)
         massScale.replace(with: 1, where: apart)
@@ -80,12 +80,12 @@ extension LanePair {
     /// w = K x + b ≥ 0, x ≥ 0, w·x = 0 on the accumulated impulses), from this pair's velocities, applied to
     /// every lane; returns the new accumulated impulses. The cases in Box2D's order, applied last to first so
     /// that the earlier case wins where several hold.
-    @inline(__always) mutating func blockSolve(_ c: ContactChunk, _ t1: FloatW, _ t2: FloatW, _ x1Old: FloatW,
-                                               _ x2Old: FloatW) -> (FloatW, FloatW) {
-        let (dv1x, dv1y) = relativeVelocity(c.p1)
-        let (dv2x, dv2y) = relativeVelocity(c.p2)
+    @inline(__always) mutating func blockSolve(_ c: UnsafeMutablePointer<ContactChunk>, _ t1: FloatW, _ t2: FloatW,
+                                               _ x1Old: FloatW, _ x2Old: FloatW) -> (FloatW, FloatW) {
+        let (dv1x, dv1y) = relativeVelocity(c.pointee.p1)
+        let (dv2x, dv2y) = relativeVelocity(c.pointee.p2)
         let vn1 = dv1x * nx + dv1y * ny, vn2 = dv2x * nx + dv2y * ny
-        let k11 = c.k11, k12 = c.k12, k22 = c.k22
+        let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22
         let b1 = vn1 - t1 - (k11 * x1Old + k12 * x2Old)
         let b2 = vn2 - t2 - (k12 * x1Old + k22 * x2Old)
         let zero = FloatW(repeating: 0)
@@ -103,8 +103,8 @@ extension LanePair {
         x1.replace(with: both1, where: both)
         x2.replace(with: both2, where: both)
         let d1 = x1 - x1Old, d2 = x2 - x2Old
-        apply(c.p1, nx * d1, ny * d1)
-        apply(c.p2, nx * d2, ny * d2)
+        apply(c.pointee.p1, nx * d1, ny * d1)
+        apply(c.pointee.p2, nx * d2, ny * d2)
         return (x1, x2)
     }
 
@@ -119,52 +119,149 @@ extension LanePair {
     }
 }
 
+/// A chunk's contact softness, read once per pass.
+struct LaneSoftness {
+    var biasRate: FloatW
+    var massScale: FloatW
+    var impulseScale: FloatW
+
+    @inline(__always) init(_ c: UnsafeMutablePointer<ContactChunk>) {
+        biasRate = c.pointee.biasRate
+        massScale = c.pointee.massScale
+        impulseScale = c.pointee.impulseScale
+    }
+}
+
 /// One chunk's solve (`useBias`) or relax pass (Box2D v3's `b2SolveContactTwoPointsTask`): both points' normal
 /// impulses one after the other, then both points' friction. Two points are solved one after the other, as
-/// Box2D v3 does, except where both are still apart (a fast item arriving): those lanes are solved as one rigid
-/// 2×2 problem, so the item arrives flat instead of being spun point by point through a thin wall
-/// (docs/ENGINE.md, "Contact solver").
+/// Box2D v3 does, except where both are still apart by more than `Tuning.linearSlop` (a fast item arriving):
+/// those lanes are solved as one rigid 2×2 problem (`solveChunkWithBlock`), so the item arrives flat instead of being spun point by point through a
+/// thin wall (docs/ENGINE.md, "Contact solver"). Written flat, on locals, so that the velocities stay in
+/// registers; the chunk is read and written in place through its pointer, field by field. `LanePair` holds
+/// the same arithmetic for the rarer passes (block lanes, restitution).
 @inline(__always)
-func solveChunk(_ c: inout ContactChunk, _ s: UnsafeMutablePointer<SolverBody>, invH: Float, useBias: Bool) {
-    var pair = LanePair(c, LaneBodies(s, c.slotA), LaneBodies(s, c.slotB))
+func solveChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float,
+                useBias: Bool) {
+    let A = LaneBodies(s, c.pointee.slotA), B = LaneBodies(s, c.pointee.slotB)
+    let nx = c.pointee.normalX, ny = c.pointee.normalY
     // Positions do not change during a velocity pass, so each point's separation is computed once.
-    let sep1 = pair.separation(c.p1), sep2 = pair.separation(c.p2)
-    let rigid = (c.block .!= 0) .& (sep1 .> 0) .& (sep2 .> 0)
-    if any(rigid) {
-        var before = pair
-        let x1Old = c.p1.normalImpulse, x2Old = c.p2.normalImpulse
-        let m1Old = c.p1.maxNormalImpulse, m2Old = c.p2.maxNormalImpulse
-        pair.normal(&c.p1, sep1, c, invH: invH, useBias: useBias)
-        pair.normal(&c.p2, sep2, c, invH: invH, useBias: useBias)
-        let zero = FloatW(repeating: 0)
-        let (x1, x2) = before.blockSolve(c, -laneMax(sep1, zero) * invH, -laneMax(sep2, zero) * invH, x1Old, x2Old)
-        pair.take(before, where: rigid)
-        c.p1.normalImpulse.replace(with: x1, where: rigid)
-        c.p2.normalImpulse.replace(with: x2, where: rigid)
-        c.p1.maxNormalImpulse.replace(with: laneMax(m1Old, x1 - x1Old), where: rigid)
-        c.p2.maxNormalImpulse.replace(with: laneMax(m2Old, x2 - x2Old), where: rigid)
-    } else {
-        pair.normal(&c.p1, sep1, c, invH: invH, useBias: useBias)
-        pair.normal(&c.p2, sep2, c, invH: invH, useBias: useBias)
+    let dpx = B.dpx - A.dpx, dpy = B.dpy - A.dpy
+    @inline(__always) func separation(_ p: UnsafeMutablePointer<LanePoint>) -> FloatW {
+        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+        let x = dpx + (B.qc * rBx - B.qs * rBy) - (A.qc * rAx - A.qs * rAy)
+        let y = dpy + (B.qs * rBx + B.qc * rBy) - (A.qs * rAx + A.qc * rAy)
+        return (x * nx + y * ny) + p.pointee.adjustedSeparation
     }
-    pair.friction(&c.p1, c.friction)
-    pair.friction(&c.p2, c.friction)
-    pair.A.scatter(s, c.slotA)
-    pair.B.scatter(s, c.slotB)
+    let p1 = c.point1, p2 = c.point2
+    let sep1 = separation(p1), sep2 = separation(p2)
+    let gap = FloatW(repeating: Float(Tuning.linearSlop))
+    if any((c.pointee.block .!= 0) .& (sep1 .> gap) .& (sep2 .> gap)) {
+        solveChunkWithBlock(c, s, invH: invH, useBias: useBias)
+        return
+    }
+    let mA = c.pointee.invMassA, iA = c.pointee.invIA, mB = c.pointee.invMassB, iB = c.pointee.invIB
+    var vAx = A.vx, vAy = A.vy, wA = A.w, vBx = B.vx, vBy = B.vy, wB = B.w
+    var biasRate = FloatW(repeating: 0), massScale = FloatW(repeating: 1), impulseScale = FloatW(repeating: 0)
+    if useBias {
+        biasRate = c.pointee.biasRate
+        massScale = c.pointee.massScale
+        impulseScale = c.pointee.impulseScale
+    }
+    let maxPush = FloatW(repeating: -Float(Tuning.contactPushMaxVelocity))
+    let zero = FloatW(repeating: 0), one = FloatW(repeating: 1)
+    @inline(__always) func normal(_ p: UnsafeMutablePointer<LanePoint>, _ sep: FloatW) {
+        let apart = sep .> 0
+        var bias = useBias ? laneMax(biasRate * sep, maxPush) : zero
+        bias.replace(with: sep * invH, where: apart)
+        let ms = massScale.replacing(with: one, where: apart)
+        let isc = impulseScale.replacing(with: zero, where: apart)
+        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+        let dvx = (vBx - wB * rBy) - (vAx - wA * rAy)
+        let dvy = (vBy + wB * rBx) - (vAy + wA * rAx)
+        let vn = dvx * nx + dvy * ny
+        let old = p.pointee.normalImpulse
+        var impulse = -p.pointee.normalMass * ms * (vn + bias) - isc * old
+        let newImpulse = laneMax(old + impulse, zero)
+        impulse = newImpulse - old
+        p.pointee.normalImpulse = newImpulse
+        p.pointee.maxNormalImpulse = laneMax(p.pointee.maxNormalImpulse, impulse)
+        let px = nx * impulse, py = ny * impulse
+        vAx -= px * mA
+        vAy -= py * mA
+        wA -= iA * (rAx * py - rAy * px)
+        vBx += px * mB
+        vBy += py * mB
+        wB += iB * (rBx * py - rBy * px)
+    }
+    normal(p1, sep1)
+    normal(p2, sep2)
+    let friction = c.pointee.friction
+    @inline(__always) func tangent(_ p: UnsafeMutablePointer<LanePoint>) {
+        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+        let dvx = (vBx - wB * rBy) - (vAx - wA * rAy)
+        let dvy = (vBy + wB * rBx) - (vAy + wA * rAx)
+        // t = (n.y, -n.x)
+        let vt = dvx * ny - dvy * nx
+        let old = p.pointee.tangentImpulse
+        var impulse = -p.pointee.tangentMass * vt
+        let maxFriction = friction * p.pointee.normalImpulse
+        let newImpulse = laneMin(laneMax(old + impulse, -maxFriction), maxFriction)
+        impulse = newImpulse - old
+        p.pointee.tangentImpulse = newImpulse
+        let px = ny * impulse, py = -nx * impulse
+        vAx -= px * mA
+        vAy -= py * mA
+        wA -= iA * (rAx * py - rAy * px)
+        vBx += px * mB
+        vBy += py * mB
+        wB += iB * (rBx * py - rBy * px)
+    }
+    tangent(p1)
+    tangent(p2)
+    LaneBodies.scatter(s, c.pointee.slotA, vAx, vAy, wA)
+    LaneBodies.scatter(s, c.pointee.slotB, vBx, vBy, wB)
+}
+
+/// `solveChunk` for a chunk with a lane whose two points are both apart by more than the slop and block-solvable.
+@inline(never)
+func solveChunkWithBlock(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>,
+                         invH: Float, useBias: Bool) {
+    var pair = LanePair(c, LaneBodies(s, c.pointee.slotA), LaneBodies(s, c.pointee.slotB))
+    let soft = LaneSoftness(c)
+    let sep1 = pair.separation(c.pointee.p1), sep2 = pair.separation(c.pointee.p2)
+    let gap = FloatW(repeating: Float(Tuning.linearSlop))
+    let rigid = (c.pointee.block .!= 0) .& (sep1 .> gap) .& (sep2 .> gap)
+    var before = pair
+    let x1Old = c.pointee.p1.normalImpulse, x2Old = c.pointee.p2.normalImpulse
+    let m1Old = c.pointee.p1.maxNormalImpulse, m2Old = c.pointee.p2.maxNormalImpulse
+    pair.normal(&c.pointee.p1, sep1, soft, invH: invH, useBias: useBias)
+    pair.normal(&c.pointee.p2, sep2, soft, invH: invH, useBias: useBias)
+    let zero = FloatW(repeating: 0)
+    let (x1, x2) = before.blockSolve(c, -laneMax(sep1, zero) * invH, -laneMax(sep2, zero) * invH, x1Old, x2Old)
+    pair.take(before, where: rigid)
+    c.pointee.p1.normalImpulse.replace(with: x1, where: rigid)
+    c.pointee.p2.normalImpulse.replace(with: x2, where: rigid)
+    c.pointee.p1.maxNormalImpulse.replace(with: laneMax(m1Old, x1 - x1Old), where: rigid)
+    c.pointee.p2.maxNormalImpulse.replace(with: laneMax(m2Old, x2 - x2Old), where: rigid)
+    let friction = c.pointee.friction
+    pair.friction(&c.pointee.p1, friction)
+    pair.friction(&c.pointee.p2, friction)
+    pair.A.scatter(s, c.pointee.slotA)
+    pair.B.scatter(s, c.pointee.slotB)
 }
 
 /// One chunk's warm start: the accumulated impulses of the last step (or sub-step) applied again.
 @inline(__always)
-func warmStartChunk(_ c: ContactChunk, _ s: UnsafeMutablePointer<SolverBody>) {
-    var pair = LanePair(c, LaneBodies(velocities: s, c.slotA), LaneBodies(velocities: s, c.slotB))
-    @inline(__always) func impulse(_ p: LanePoint) -> (FloatW, FloatW) {
+func warmStartChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>) {
+    var pair = LanePair(c, LaneBodies(velocities: s, c.pointee.slotA), LaneBodies(velocities: s, c.pointee.slotB))
+    @inline(__always) func impulse(_ ni: FloatW, _ ti: FloatW) -> (FloatW, FloatW) {
         // P = n * normalImpulse + t * tangentImpulse with t = (n.y, -n.x).
-        (pair.nx * p.normalImpulse + pair.ny * p.tangentImpulse, pair.ny * p.normalImpulse - pair.nx * p.tangentImpulse)
+        (pair.nx * ni + pair.ny * ti, pair.ny * ni - pair.nx * ti)
     }
-    let (p1x, p1y) = impulse(c.p1)
-    pair.apply(c.p1, p1x, p1y)
-    let (p2x, p2y) = impulse(c.p2)
-    pair.apply(c.p2, p2x, p2y)
-    pair.A.scatter(s, c.slotA)
-    pair.B.scatter(s, c.slotB)
+    let (p1x, p1y) = impulse(c.pointee.p1.normalImpulse, c.pointee.p1.tangentImpulse)
+    pair.apply(c.pointee.p1, p1x, p1y)
+    let (p2x, p2y) = impulse(c.pointee.p2.normalImpulse, c.pointee.p2.tangentImpulse)
+    pair.apply(c.pointee.p2, p2x, p2y)
+    pair.A.scatter(s, c.pointee.slotA)
+    pair.B.scatter(s, c.pointee.slotB)
 }
