@@ -22,7 +22,7 @@ steps=200
 for ((k = 0; k < ${#args[@]}; k++)); do [ "${args[$k]}" = --steps ] && steps="${args[$((k + 1))]}"; done
 callgrind_annotate --inclusive=no --auto=no --threshold=100 "$out" | awk -v steps="$steps" -v file="$out" '
 function stage(f) {
-    if (f ~ /solveContacts|solveChunk|LanePair/) return "contact solve"
+    if (f ~ /solveContacts|solveChunk|LanePair|LaneBodies/) return "contact solve (gather, scatter, lanes)"
     if (f ~ /warmStartContacts/) return "contact warm start"
     if (f ~ /prepareContacts/) return "contact prepare"
     if (f ~ /Restitution/) return "restitution"

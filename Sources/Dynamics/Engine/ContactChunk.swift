@@ -165,8 +165,12 @@ struct LaneBodies {
     var qc = FloatW(repeating: 1)
     var qs = FloatW(repeating: 0)
 
+    // Gather and scatter are deliberately not inlined: inlined, the optimizer sees lane vectors built from
+    // scalars and taken apart into scalars again, and turns the lane arithmetic between them into scalar or
+    // transposed code (twice the instructions); behind a call, the lanes stay vectors.
+
     /// Gathers the velocities only (warm start).
-    @inline(__always) init(velocities s: UnsafeMutablePointer<SolverBody>, _ slots: IntW) {
+    @inline(never) init(velocities s: UnsafeMutablePointer<SolverBody>, _ slots: IntW) {
         vx = FloatW(repeating: 0)
         vy = FloatW(repeating: 0)
         w = FloatW(repeating: 0)
@@ -179,7 +183,7 @@ struct LaneBodies {
     }
 
     /// Gathers velocities and position deltas (solve, relax, restitution).
-    @inline(__always) init(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW) {
+    @inline(never) init(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW) {
         vx = FloatW(repeating: 0)
         vy = FloatW(repeating: 0)
         w = FloatW(repeating: 0)
@@ -201,7 +205,7 @@ struct LaneBodies {
         LaneBodies.scatter(s, slots, vx, vy, w)
     }
 
-    @inline(__always) static func scatter(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW, _ vx: FloatW,
+    @inline(never) static func scatter(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW, _ vx: FloatW,
                                           _ vy: FloatW, _ w: FloatW) {
         for l in 0..<laneCount {
             s[Int(slots[l])].velocity = SIMD4(vx[l], vy[l], w[l], 0)
