@@ -3,10 +3,11 @@ extension PhysicsWorld {
     /// solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
     mutating func step() {
         eventsThisStep = 0
-        ensureProxyCapacity()
         prepareProxies()
         updateContacts()
         buildIslands()
+        // The solver's contacts: those of the bodies awake now (islands may have woken some).
+        buildAwakeContacts()
         solve()
         finalizeBodies()
         if sleepingEnabled { sleepIslands() }
@@ -110,7 +111,7 @@ extension PhysicsWorld {
         let maxW = Tuning.maxRotationPerSubstep / h
         // Move the arrays into locals for the duration of the solve (no copy, no allocation) so that the
         // unsafe buffers do not overlap an access to `self`.
-        let bodyArray = bodies
+        let bodyArray = bodies, awakeIDs = awakeContacts
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
         var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
         var cc: [ContactConstraint] = [], rx: [RestitutionInput] = []
@@ -136,7 +137,7 @@ extension PhysicsWorld {
                           ms.withUnsafeMutableBufferPointer { mj in
                           xs.withUnsafeMutableBufferPointer { xb in
                             let s = sb.baseAddress!
-                            prepareContacts(cb, s, dummy: dummy, into: &cc, restitution: &rx)
+                            prepareContacts(cb, awakeIDs, s, dummy: dummy, into: &cc, restitution: &rx)
                             cc.withUnsafeMutableBufferPointer { kb in colouring.build(kb, s, bodySlots: dummy + 1) }
                             prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
                             prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)
