@@ -56,7 +56,10 @@ private func busyScene() throws -> DynamicAnimator {
 /// Re-pinned when the contacts came to be warm-started and solved colour by colour in SIMD lanes
 /// (docs/ARCHITECTURE.md, "The physics step"): the solve order is colour order instead of contact order,
 /// which changes the results in their last bits.
+/// Re-pinned when contacts became persistent, created and destroyed by the broad phase's pair events
+/// (docs/ENGINE.md, "Broad phase"): contacts are solved in awake-contact order (awake bodies ascending, each
+/// body's contact list) rather than grid pair order, and exist for overlapping fat boxes.
 /// Re-pinned when the solver came to work in Float (32-byte body states, Float constraints in SIMD4<Float>
 /// lanes stored colour by colour; docs/ENGINE.md, "Precision") and two-point contacts came to be solved point
 /// by point except while both are apart by more than the slop (docs/ENGINE.md, "Contact solver").
-private let pinnedHash: UInt64 = 242_133_678_834_973_932
+private let pinnedHash: UInt64 = 8_925_168_181_011_906_547

@@ -53,9 +53,9 @@ struct ContactColouring {
         return colour
     }
 
-    /// Colours every contact with points and a moving body: those of `ids` in that order, or every contact in
-    /// index order when `ids` is nil. Call `reset` first (joints may have taken colours already).
-    mutating func colour(_ contacts: UnsafeMutableBufferPointer<Contact>, ids: UnsafeBufferPointer<Int32>?,
+    /// Colours every contact of `ids` (the world's `awakeContacts`) with points and a moving body, in that
+    /// order. Call `reset` first (joints may have taken colours already).
+    mutating func colour(_ contacts: UnsafeMutableBufferPointer<Contact>, ids: UnsafeBufferPointer<Int32>,
                          _ b: SolverBodies, solverSlot: UnsafeBufferPointer<Int32>) {
         let n = ContactColouring.colourCount
         entries.removeAll(keepingCapacity: true)
@@ -70,10 +70,6 @@ struct ContactColouring {
             entries.append(Entry(contact: Int32(k), slotA: Int32(ia), slotB: Int32(ib), colour: Int32(colour)))
             counts[colour] += 1
         }
-        if let ids {
-            for k in ids { add(Int(k)) }
-        } else {
-            for k in 0..<contacts.count { add(k) }
-        }
+        for k in ids { add(Int(k)) }
     }
 }

@@ -177,8 +177,9 @@ struct ContactSolver {
     var savedChunkImpulses: [FloatW] = []
     var savedOverflowImpulses: [Float] = []
 
-    /// Colours the contacts with points and a moving body (`ids`, in that order) and writes their constraints.
-    mutating func prepare(_ contacts: UnsafeMutableBufferPointer<Contact>, ids: UnsafeBufferPointer<Int32>?,
+    /// Colours the contacts of `ids` (the world's `awakeContacts`) with points and a moving body, in that order,
+    /// and writes their constraints.
+    mutating func prepare(_ contacts: UnsafeMutableBufferPointer<Contact>, ids: UnsafeBufferPointer<Int32>,
                           _ b: SolverBodies, solverSlot: UnsafeBufferPointer<Int32>, soft: Softness,
                           staticSoft: Softness) {
         colouring.colour(contacts, ids: ids, b, solverSlot: solverSlot)

@@ -3,10 +3,11 @@ extension PhysicsWorld {
     /// solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
     mutating func step() {
         eventsThisStep = 0
-        ensureProxyCapacity()
         prepareProxies()
         updateContacts()
         buildIslands()
+        // The solver's contacts: those of the bodies awake now (islands may have woken some).
+        buildAwakeContacts()
         solve()
         finalizeBodies()
         if sleepingEnabled { sleepIslands() }
@@ -133,7 +134,7 @@ extension PhysicsWorld {
         let invH = Float(1 / h)
         // Move the arrays into locals for the duration of the solve (no copy, no allocation) so that the
         // unsafe buffers do not overlap an access to `self`.
-        let bodyArray = bodies, slotArray = solverSlot
+        let bodyArray = bodies, slotArray = solverSlot, awakeIDs = awakeContacts
         var st: [SolverBody] = [], sm: [SolverMass] = [], tu: [Double] = [], mo: [BodyMotion] = []
         var cs: [Contact] = [], js: [Joint] = [], ms: [MouseJoint] = [], xs: [ConstraintJoint] = []
         var solver = ContactSolver()
@@ -148,6 +149,7 @@ extension PhysicsWorld {
         let colours = ContactColouring.colourCount
         bodyArray.withUnsafeBufferPointer { bodyBuf in
         slotArray.withUnsafeBufferPointer { slots in
+        awakeIDs.withUnsafeBufferPointer { ids in
         st.withUnsafeMutableBufferPointer { stb in
         sm.withUnsafeBufferPointer { smb in
         tu.withUnsafeMutableBufferPointer { tub in
@@ -160,7 +162,7 @@ extension PhysicsWorld {
                                   dummy: dummy)
             let s = sb.state
             solver.colouring.reset(slots: dummy + 1)
-            solver.prepare(cb, ids: nil, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
+            solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
             prepareJoints(jb, sb, bodyBuf, solverSlot: slots, h: h)
             prepareMouseJoints(mj, sb, bodyBuf, solverSlot: slots, h: h, invDt: stepHz)
             prepareConstraintJoints(xb, sb, bodyBuf, solverSlot: slots)
@@ -207,6 +209,7 @@ extension PhysicsWorld {
                 solver.restoreNormalImpulses()
             }
             solver.storeImpulses(cb)
+        }
         }
         }
         }
