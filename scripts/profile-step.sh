@@ -24,7 +24,7 @@ callgrind_annotate --inclusive=no --auto=no --threshold=100 "$out" | awk -v step
 function stage(f) {
     if (f ~ /solveContacts|solveChunk|LanePair|LaneBodies/) return "contact solve (gather, scatter, lanes)"
     if (f ~ /warmStartContacts/) return "contact warm start"
-    if (f ~ /prepareContacts/) return "contact prepare"
+    if (f ~ /prepareContacts|ContactSolverV7prepare|makeConstraint|ContactColouring|ContactChunk/) return "contact prepare, colouring"
     if (f ~ /Restitution/) return "restitution"
     if (f ~ /Joints|JointSolver/) return "joints"
     if (f ~ /integrateVelocities|integratePositions/) return "integrate"
