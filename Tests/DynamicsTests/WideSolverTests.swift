@@ -152,3 +152,32 @@ private func close(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= 1e-4 * max(1,
         #expect(bottom <= plankTop + 1 && bottom > plankTop - 3, "box bottom \(bottom), plank top \(plankTop)")
     }
 }
+
+/// Joints are coloured with the contacts (Box2D's constraint graph): a chain of rods, each sharing a body with
+/// the next, takes a different colour per link, and the chain holds its lengths while it swings.
+@Test func aChainOfRodsTakesOneColourPerSharedBodyAndHoldsItsLengths() throws {
+    let a = makeWorld(collision: false)
+    var ids: [ItemID] = []
+    for k in 0..<5 { ids.append(try a.addItem(width: 10, height: 10, center: Vec2(300 + Double(k) * 40, 100))) }
+    _ = try a.add(AttachmentBehavior.anchored(ids[0], to: Vec2(260, 100)))
+    for k in 1..<5 { _ = try a.add(AttachmentBehavior.items(ids[k - 1], ids[k])) }
+    a.step()
+    let solver = a.world.contactSolver
+    var colourOf: [Int: Int] = [:]
+    for colour in 0..<ContactColouring.colourCount {
+        for i in solver.jointStarts[colour] ..< solver.jointStarts[colour + 1] { colourOf[Int(solver.jointOrder[i])] = colour }
+    }
+    #expect(colourOf.count == 5, "every rod coloured, none in the overflow")
+    let joints = a.world.joints
+    for j in 0..<joints.count {
+        for k in (j + 1)..<joints.count where joints[k].bodyA == joints[j].bodyB || joints[k].bodyB == joints[j].bodyA
+            || joints[k].bodyA == joints[j].bodyA || (joints[k].bodyB >= 0 && joints[k].bodyB == joints[j].bodyB) {
+            #expect(colourOf[j] != colourOf[k], "rods \(j) and \(k) share a body")
+        }
+    }
+    var worst = 0.0
+    a.run(seconds: 2) {
+        for k in 1..<5 { worst = max(worst, abs(distance(a.center(ids[k - 1]), a.center(ids[k])) - 40)) }
+    }
+    #expect(worst < 0.4, "longest stretch \(worst) pt of 40")
+}

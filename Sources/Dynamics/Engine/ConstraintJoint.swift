@@ -84,119 +84,130 @@ private func pose(_ j: ConstraintJoint, _ sb: SolverBodies, _ ia: Int, _ ib: Int
             j.deltaAngle + sb.turned[ib] - sb.turned[ia])
 }
 
-func warmStartConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, _ sb: SolverBodies) {
+/// Constraint joint `k`'s warm start (when active).
+@inline(__always)
+func warmStartConstraintJoint(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, _ k: Int, _ sb: SolverBodies) {
     let s = sb.state
-    for k in 0..<joints.count where joints[k].active {
-        let j = joints[k]
-        let ia = Int(j.slotA), ib = Int(j.slotB)
-        let (rA, rB, axis, d, _) = pose(j, sb, ia, ib)
-        let perp = Vec2(-axis.y, axis.x)
-        let axial = j.lowerImpulse - j.upperImpulse
-        let P = j.linearImpulse + perp * j.perpImpulse + axis * axial
-        let angular = j.angleImpulse + j.lowerAngleImpulse - j.upperAngleImpulse + j.frictionImpulse
-        // Slide rows act at B's anchor against A's line: their lever arm on A is d + rA.
-        let leverA = j.slide ? (d + rA).cross(perp) * j.perpImpulse + (d + rA).cross(axis) * axial + rA.cross(j.linearImpulse)
-                             : rA.cross(P)
-        s[ia].v = s[ia].v - P * sb.mass[ia].invMass
-        s[ia].w -= sb.mass[ia].invI * (leverA + angular)
-        s[ib].v = s[ib].v + P * sb.mass[ib].invMass
-        s[ib].w += sb.mass[ib].invI * (rB.cross(P) + angular)
-    }
+    guard joints[k].active else { return }
+    let j = joints[k]
+    let ia = Int(j.slotA), ib = Int(j.slotB)
+    let (rA, rB, axis, d, _) = pose(j, sb, ia, ib)
+    let perp = Vec2(-axis.y, axis.x)
+    let axial = j.lowerImpulse - j.upperImpulse
+    let P = j.linearImpulse + perp * j.perpImpulse + axis * axial
+    let angular = j.angleImpulse + j.lowerAngleImpulse - j.upperAngleImpulse + j.frictionImpulse
+    // Slide rows act at B's anchor against A's line: their lever arm on A is d + rA.
+    let leverA = j.slide ? (d + rA).cross(perp) * j.perpImpulse + (d + rA).cross(axis) * axial + rA.cross(j.linearImpulse)
+                         : rA.cross(P)
+    s[ia].v = s[ia].v - P * sb.mass[ia].invMass
+    s[ia].w -= sb.mass[ia].invI * (leverA + angular)
+    s[ib].v = s[ib].v + P * sb.mass[ib].invMass
+    s[ib].w += sb.mass[ib].invI * (rB.cross(P) + angular)
+}
+
+func warmStartConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, _ sb: SolverBodies) {
+    for k in 0..<joints.count { warmStartConstraintJoint(joints, k, sb) }
     sb.resetDummy()
+}
+
+/// Constraint joint `k`'s solve or relax pass (when active).
+@inline(__always)
+func solveConstraintJoint(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, _ k: Int, _ sb: SolverBodies,
+                           _ ctx: JointSolverContext, h: Double, useBias: Bool) {
+    let maxBias = Tuning.maxLinearSpeed
+    let s = sb.state
+    guard joints[k].active else { return }
+    var j = joints[k]
+    let ia = Int(j.slotA), ib = Int(j.slotB)
+    let mA = sb.mass[ia].invMass, iA = sb.mass[ia].invI, mB = sb.mass[ib].invMass, iB = sb.mass[ib].invI
+    var vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
+    let (rA, rB, axis, d, angle) = pose(j, sb, ia, ib)
+    let soft = useBias ? ctx.jointSoft : .rigid
+
+    // Friction torque: a motor of speed 0 whose impulse is bounded by torque × h.
+    if j.maxFrictionTorque > 0 && j.angularMass > 0 {
+        let maxImpulse = j.maxFrictionTorque * h
+        let old = j.frictionImpulse
+        j.frictionImpulse = clampMagnitude(old - j.angularMass * (wB - wA), maxImpulse)
+        let impulse = j.frictionImpulse - old
+        wA -= iA * impulse
+        wB += iB * impulse
+    }
+    // Angle: locked, or within limits (speculative when apart, soft when violated).
+    if j.angularMass > 0 {
+        if j.lockAngle {
+            let bias = clampMagnitude(soft.biasRate * angle, maxBias)
+            let impulse = -soft.massScale * j.angularMass * (wB - wA + bias) - soft.impulseScale * j.angleImpulse
+            j.angleImpulse += impulse
+            wA -= iA * impulse
+            wB += iB * impulse
+        } else if j.hasAngleLimits {
+            let lower = limitImpulse(c: angle - j.angleLower, cdot: wB - wA, mass: j.angularMass,
+                                     accumulated: &j.lowerAngleImpulse, ctx, useBias: useBias)
+            wA -= iA * lower
+            wB += iB * lower
+            let upper = limitImpulse(c: j.angleUpper - angle, cdot: wA - wB, mass: j.angularMass,
+                                     accumulated: &j.upperAngleImpulse, ctx, useBias: useBias)
+            wA += iA * upper
+            wB -= iB * upper
+        }
+    }
+    if j.slide {
+        let perp = Vec2(-axis.y, axis.x)
+        if j.hasTranslationLimits {
+            let a1 = (d + rA).cross(axis), a2 = rB.cross(axis)
+            let kAxial = mA + mB + iA * a1 * a1 + iB * a2 * a2
+            if kAxial > 0 {
+                let translation = axis.dot(d)
+                let cdot = axis.dot(vB - vA) + a2 * wB - a1 * wA
+                let lower = limitImpulse(c: translation - j.translationLower, cdot: cdot, mass: 1 / kAxial,
+                                         accumulated: &j.lowerImpulse, ctx, useBias: useBias)
+                vA = vA - axis * (mA * lower); wA -= iA * a1 * lower
+                vB = vB + axis * (mB * lower); wB += iB * a2 * lower
+                let cdotUp = -(axis.dot(vB - vA) + a2 * wB - a1 * wA)
+                let upper = limitImpulse(c: j.translationUpper - translation, cdot: cdotUp, mass: 1 / kAxial,
+                                         accumulated: &j.upperImpulse, ctx, useBias: useBias)
+                vA = vA + axis * (mA * upper); wA += iA * a1 * upper
+                vB = vB - axis * (mB * upper); wB -= iB * a2 * upper
+            }
+        }
+        let a1 = (d + rA).cross(perp), a2 = rB.cross(perp)
+        let kPerp = mA + mB + iA * a1 * a1 + iB * a2 * a2
+        if kPerp > 0 {
+            let c = perp.dot(d)
+            let cdot = perp.dot(vB - vA) + a2 * wB - a1 * wA
+            let bias = clampMagnitude(soft.biasRate * c, maxBias)
+            let impulse = -soft.massScale / kPerp * (cdot + bias) - soft.impulseScale * j.perpImpulse
+            j.perpImpulse += impulse
+            vA = vA - perp * (mA * impulse); wA -= iA * a1 * impulse
+            vB = vB + perp * (mB * impulse); wB += iB * a2 * impulse
+        }
+    }
+    if j.point {
+        let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
+        let bias = clampLength(d * soft.biasRate, maxBias)
+        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
+        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
+        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        var det = k11 * k22 - k12 * k12
+        if det != 0 { det = 1 / det }
+        let rhs = dv + bias
+        let solved = Vec2(det * (k22 * rhs.x - k12 * rhs.y), det * (k11 * rhs.y - k12 * rhs.x))
+        let impulse = solved * -soft.massScale - j.linearImpulse * soft.impulseScale
+        j.linearImpulse += impulse
+        vA = vA - impulse * mA
+        wA -= iA * rA.cross(impulse)
+        vB = vB + impulse * mB
+        wB += iB * rB.cross(impulse)
+    }
+    joints[k] = j
+    s[ia].v = vA; s[ia].w = wA
+    s[ib].v = vB; s[ib].w = wB
 }
 
 func solveConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, _ sb: SolverBodies,
                            _ ctx: JointSolverContext, h: Double, useBias: Bool) {
-    let maxBias = Tuning.maxLinearSpeed
-    let s = sb.state
-    for k in 0..<joints.count where joints[k].active {
-        var j = joints[k]
-        let ia = Int(j.slotA), ib = Int(j.slotB)
-        let mA = sb.mass[ia].invMass, iA = sb.mass[ia].invI, mB = sb.mass[ib].invMass, iB = sb.mass[ib].invI
-        var vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
-        let (rA, rB, axis, d, angle) = pose(j, sb, ia, ib)
-        let soft = useBias ? ctx.jointSoft : .rigid
-
-        // Friction torque: a motor of speed 0 whose impulse is bounded by torque × h.
-        if j.maxFrictionTorque > 0 && j.angularMass > 0 {
-            let maxImpulse = j.maxFrictionTorque * h
-            let old = j.frictionImpulse
-            j.frictionImpulse = clampMagnitude(old - j.angularMass * (wB - wA), maxImpulse)
-            let impulse = j.frictionImpulse - old
-            wA -= iA * impulse
-            wB += iB * impulse
-        }
-        // Angle: locked, or within limits (speculative when apart, soft when violated).
-        if j.angularMass > 0 {
-            if j.lockAngle {
-                let bias = clampMagnitude(soft.biasRate * angle, maxBias)
-                let impulse = -soft.massScale * j.angularMass * (wB - wA + bias) - soft.impulseScale * j.angleImpulse
-                j.angleImpulse += impulse
-                wA -= iA * impulse
-                wB += iB * impulse
-            } else if j.hasAngleLimits {
-                let lower = limitImpulse(c: angle - j.angleLower, cdot: wB - wA, mass: j.angularMass,
-                                         accumulated: &j.lowerAngleImpulse, ctx, useBias: useBias)
-                wA -= iA * lower
-                wB += iB * lower
-                let upper = limitImpulse(c: j.angleUpper - angle, cdot: wA - wB, mass: j.angularMass,
-                                         accumulated: &j.upperAngleImpulse, ctx, useBias: useBias)
-                wA += iA * upper
-                wB -= iB * upper
-            }
-        }
-        if j.slide {
-            let perp = Vec2(-axis.y, axis.x)
-            if j.hasTranslationLimits {
-                let a1 = (d + rA).cross(axis), a2 = rB.cross(axis)
-                let kAxial = mA + mB + iA * a1 * a1 + iB * a2 * a2
-                if kAxial > 0 {
-                    let translation = axis.dot(d)
-                    let cdot = axis.dot(vB - vA) + a2 * wB - a1 * wA
-                    let lower = limitImpulse(c: translation - j.translationLower, cdot: cdot, mass: 1 / kAxial,
-                                             accumulated: &j.lowerImpulse, ctx, useBias: useBias)
-                    vA = vA - axis * (mA * lower); wA -= iA * a1 * lower
-                    vB = vB + axis * (mB * lower); wB += iB * a2 * lower
-                    let cdotUp = -(axis.dot(vB - vA) + a2 * wB - a1 * wA)
-                    let upper = limitImpulse(c: j.translationUpper - translation, cdot: cdotUp, mass: 1 / kAxial,
-                                             accumulated: &j.upperImpulse, ctx, useBias: useBias)
-                    vA = vA + axis * (mA * upper); wA += iA * a1 * upper
-                    vB = vB - axis * (mB * upper); wB -= iB * a2 * upper
-                }
-            }
-            let a1 = (d + rA).cross(perp), a2 = rB.cross(perp)
-            let kPerp = mA + mB + iA * a1 * a1 + iB * a2 * a2
-            if kPerp > 0 {
-                let c = perp.dot(d)
-                let cdot = perp.dot(vB - vA) + a2 * wB - a1 * wA
-                let bias = clampMagnitude(soft.biasRate * c, maxBias)
-                let impulse = -soft.massScale / kPerp * (cdot + bias) - soft.impulseScale * j.perpImpulse
-                j.perpImpulse += impulse
-                vA = vA - perp * (mA * impulse); wA -= iA * a1 * impulse
-                vB = vB + perp * (mB * impulse); wB += iB * a2 * impulse
-            }
-        }
-        if j.point {
-            let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-            let bias = clampLength(d * soft.biasRate, maxBias)
-            let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
-            let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
-            let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
-            var det = k11 * k22 - k12 * k12
-            if det != 0 { det = 1 / det }
-            let rhs = dv + bias
-            let solved = Vec2(det * (k22 * rhs.x - k12 * rhs.y), det * (k11 * rhs.y - k12 * rhs.x))
-            let impulse = solved * -soft.massScale - j.linearImpulse * soft.impulseScale
-            j.linearImpulse += impulse
-            vA = vA - impulse * mA
-            wA -= iA * rA.cross(impulse)
-            vB = vB + impulse * mB
-            wB += iB * rB.cross(impulse)
-        }
-        joints[k] = j
-        s[ia].v = vA; s[ia].w = wA
-        s[ib].v = vB; s[ib].w = wB
-    }
+    for k in 0..<joints.count { solveConstraintJoint(joints, k, sb, ctx, h: h, useBias: useBias) }
     sb.resetDummy()
 }
 

@@ -173,6 +173,11 @@ struct ContactSolver {
     var chunkStarts: [Int] = []
     var overflow: [ContactConstraint] = []
     var colouring = ContactColouring()
+    /// The step's active joints colour by colour (entries >= 0: attachment joints, negative: constraint joints,
+    /// -1 - index): colour `k`'s are `jointOrder[jointStarts[k] ..< jointStarts[k + 1]]`, the overflow's last.
+    var jointOrder: [Int32] = []
+    var jointStarts: [Int] = []
+    private var jointEntries: [SIMD2<Int32>] = []
     /// Normal impulses before the restitution passes (two per lane, then two per overflow constraint).
     var savedChunkImpulses: [FloatW] = []
     var savedOverflowImpulses: [Float] = []
@@ -212,6 +217,38 @@ struct ContactSolver {
                     }
                 }
             }
+        }
+    }
+
+    /// Colours the active joints before the contacts (Box2D's constraint graph holds both): a joint takes a
+    /// colour free on its moving bodies, or the overflow. Call `colouring.reset` first and the joints'
+    /// prepare stages before (they set `active` and the slots).
+    mutating func colourJoints(_ joints: UnsafeMutableBufferPointer<Joint>,
+                               _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>, _ b: SolverBodies) {
+        let n = ContactColouring.colourCount
+        jointEntries.removeAll(keepingCapacity: true)
+        @inline(__always) func add(_ id: Int32, _ a: Int32, _ c: Int32) {
+            let ia = Int(a), ib = Int(c)
+            let colour = colouring.take(ia, ib, movesA: b.mass[ia].moves, movesB: b.mass[ib].moves)
+            jointEntries.append(SIMD2(id, Int32(colour)))
+        }
+        for k in 0..<joints.count where joints[k].active { add(Int32(k), joints[k].slotA, joints[k].slotB) }
+        for k in 0..<constraintJoints.count where constraintJoints[k].active {
+            add(-1 - Int32(k), constraintJoints[k].slotA, constraintJoints[k].slotB)
+        }
+        // Counting sort by colour, stable (each colour keeps the joints' order).
+        jointStarts.removeAll(keepingCapacity: true)
+        jointStarts.append(contentsOf: repeatElement(0, count: n + 2))
+        for e in jointEntries { jointStarts[Int(e.y) + 1] += 1 }
+        for k in 0..<(n + 1) { jointStarts[k + 1] += jointStarts[k] }
+        jointOrder.removeAll(keepingCapacity: true)
+        jointOrder.append(contentsOf: repeatElement(0, count: jointEntries.count))
+        colouring.fill.removeAll(keepingCapacity: true)
+        colouring.fill.append(contentsOf: jointStarts[0 ... n])
+        for e in jointEntries {
+            let k = Int(e.y)
+            jointOrder[colouring.fill[k]] = e.x
+            colouring.fill[k] += 1
         }
     }
 

@@ -161,36 +161,45 @@ extension PhysicsWorld {
             let sb = SolverBodies(state: stb.baseAddress!, mass: smb.baseAddress!, turned: tub.baseAddress!,
                                   dummy: dummy)
             let s = sb.state
-            solver.colouring.reset(slots: dummy + 1)
-            solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
             prepareJoints(jb, sb, bodyBuf, solverSlot: slots, h: h)
             prepareMouseJoints(mj, sb, bodyBuf, solverSlot: slots, h: h, invDt: stepHz)
             prepareConstraintJoints(xb, sb, bodyBuf, solverSlot: slots)
-            let starts = solver.chunkStarts
+            solver.colouring.reset(slots: dummy + 1)
+            solver.colourJoints(jb, xb, sb)
+            solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
+            let starts = solver.chunkStarts, jointStarts = solver.jointStarts, jointOrder = solver.jointOrder
             solver.chunks.withUnsafeMutableBufferPointer { kb in
             solver.overflow.withUnsafeMutableBufferPointer { ob in
+            jointOrder.withUnsafeBufferPointer { jo in
+                // Drags first (they give way to everything), then colour by colour the colour's joints and then
+                // its contacts (Box2D's stage order), then the overflow's joints and contacts.
                 @inline(__always) func relaxOrSolve(useBias: Bool) {
                     solveMouseJoints(mj, sb)
-                    solveJoints(jb, sb, jctx, useBias: useBias)
-                    solveConstraintJoints(xb, sb, jctx, h: h, useBias: useBias)
                     for k in 0..<colours {
+                        solveColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb, jctx, h: h,
+                                            useBias: useBias)
                         solveContacts(kb, starts[k] ..< starts[k + 1], s, invH: invH, useBias: useBias)
                     }
+                    solveColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb, jctx, h: h,
+                                        useBias: useBias)
                     for o in 0..<ob.count { solveContact(&ob[o], s, invH: invH, useBias: useBias) }
                     sb.resetDummy()
                 }
                 for _ in 0..<substeps {
                     integrateVelocities(sb, mb, h: Float(h), maxW: maxW)
                     warmStartMouseJoints(mj, sb)
-                    warmStartJoints(jb, sb)
-                    warmStartConstraintJoints(xb, sb)
-                    for k in 0..<colours { warmStartContacts(kb, starts[k] ..< starts[k + 1], s) }
+                    for k in 0..<colours {
+                        warmStartColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb)
+                        warmStartContacts(kb, starts[k] ..< starts[k + 1], s)
+                    }
+                    warmStartColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb)
                     for o in 0..<ob.count { warmStartContact(ob[o], s) }
                     sb.resetDummy()
                     relaxOrSolve(useBias: true)
                     integratePositions(sb, count: dummy, h: h, maxW: maxW)
                     relaxOrSolve(useBias: false)
                 }
+            }
             }
             }
             if solver.needsRestitution() {
