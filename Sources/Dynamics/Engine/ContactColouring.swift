@@ -33,10 +33,21 @@ struct ContactColouring {
     /// The colour for a constraint between slots `a` and `b` (`moves*`: the slot's velocity may change), marked
     /// as used on the moving slots. Two moving bodies take the lowest colour free on both; one moving body the
     /// highest colour free on it (Box2D's split, which leaves the low colours to the dynamic pairs that need
-    /// them most); `colourCount` when none is free (overflow).
-    @inline(__always) mutating func take(_ a: Int, _ b: Int, movesA: Bool, movesB: Bool) -> Int {
+    /// them most), unless `lowest`; `colourCount` when none is free (overflow). Joints are coloured first and
+    /// with `lowest`, so that on every body its joints come before its contacts in the colour sweep (a rod
+    /// gives way to a wall, as when all joints were solved before all contacts).
+    @inline(__always) mutating func take(_ a: Int, _ b: Int, movesA: Bool, movesB: Bool, lowest: Bool = false) -> Int {
         let n = ContactColouring.colourCount
         let full: UInt32 = n >= 32 ? ~0 : (1 << UInt32(n)) - 1
+        if movesA && movesB || lowest {
+            let mask = (movesA ? bodyMasks[a] : 0) | (movesB ? bodyMasks[b] : 0)
+            let free = ~mask & full
+            guard free != 0 else { return n }
+            let colour = free.trailingZeroBitCount
+            if movesA { bodyMasks[a] |= 1 << UInt32(colour) }
+            if movesB { bodyMasks[b] |= 1 << UInt32(colour) }
+            return colour
+        }
         if movesA && movesB {
             let free = ~(bodyMasks[a] | bodyMasks[b]) & full
             guard free != 0 else { return n }

@@ -220,8 +220,8 @@ struct ContactSolver {
         }
     }
 
-    /// Colours the active joints before the contacts (Box2D's constraint graph holds both): a joint takes a
-    /// colour free on its moving bodies, or the overflow. Call `colouring.reset` first and the joints'
+    /// Colours the active joints before the contacts (Box2D's constraint graph holds both): a joint takes the
+    /// lowest colour free on its moving bodies, or the overflow. Call `colouring.reset` first and the joints'
     /// prepare stages before (they set `active` and the slots).
     mutating func colourJoints(_ joints: UnsafeMutableBufferPointer<Joint>,
                                _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>, _ b: SolverBodies) {
@@ -229,7 +229,7 @@ struct ContactSolver {
         jointEntries.removeAll(keepingCapacity: true)
         @inline(__always) func add(_ id: Int32, _ a: Int32, _ c: Int32) {
             let ia = Int(a), ib = Int(c)
-            let colour = colouring.take(ia, ib, movesA: b.mass[ia].moves, movesB: b.mass[ib].moves)
+            let colour = colouring.take(ia, ib, movesA: b.mass[ia].moves, movesB: b.mass[ib].moves, lowest: true)
             jointEntries.append(SIMD2(id, Int32(colour)))
         }
         for k in 0..<joints.count where joints[k].active { add(Int32(k), joints[k].slotA, joints[k].slotB) }
