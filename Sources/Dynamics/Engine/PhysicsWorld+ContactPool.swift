@@ -78,6 +78,7 @@ extension PhysicsWorld {
         if filtersDirty { refreshFilters() }
         var found: [ProxyPair] = []
         swap(&found, &pairs)
+        movedProxies = broadPhase.moveBuffer.count
         broadPhase.findPairs(into: &found)
         for pair in found {
             var ka = pair.a, kb = pair.b

@@ -42,8 +42,10 @@ struct PhysicsWorld {
     /// compare (masks, groups and anchoring change only through commands).
     var bodyFilters: [BodyFilter] = []
     var filtersDirty = false
-    /// Contacts whose manifold the last step updated (those with an awake body), for tests and profiles.
+    /// Contacts whose manifold the last step updated (those with an awake body), and proxies whose pairs it
+    /// looked for (those that moved): for tests and profiles.
     var narrowPhaseUpdates = 0
+    var movedProxies = 0
     var joints: [Joint] = []
     /// Drags (`DragBehavior`), solved before the other joints (Engine/MouseJoint.swift).
     var mouseJoints: [MouseJoint] = []
