@@ -23,6 +23,7 @@ private func contactPairs(_ w: PhysicsWorld) -> Set<Int> {
     for k in 0..<w.contacts.count where w.contacts[k].bodyA >= 0 {
         let c = w.contacts[k]
         #expect(w.pairMap.find(PairMap.key(c.proxyA, c.proxyB)) == Int32(k))
+        #expect(w.contactEdges[k].bodyA == c.bodyA && w.contactEdges[k].bodyB == c.bodyB)
         #expect(w.contactIDs(ofBody: Int(c.bodyA)).contains(Int32(k)))
         if c.bodyB >= 0 { #expect(w.contactIDs(ofBody: Int(c.bodyB)).contains(Int32(k))) }
         listEntries += c.bodyB >= 0 ? 2 : 1

@@ -70,6 +70,7 @@ struct PhysicsWorld {
     var expansion: [Double] = []
     // Scratch reused every step.
     var pairs: [ProxyPair] = []
+    var contactChanges: [ContactChange] = []
     var states: [SolverBody] = []
     var motion: [BodyMotion] = []
     var parent: [Int32] = []
@@ -148,8 +149,8 @@ struct PhysicsWorld {
         while contactHead[r] >= 0 { destroyContact(contactHead[r]) }
         broadPhase.destroyProxy(bodyProxy[r])
         for k in 0..<contacts.count where contacts[k].bodyA >= 0 {
-            if contacts[k].bodyA > r32 { contacts[k].bodyA -= 1 }
-            if contacts[k].bodyB > r32 { contacts[k].bodyB -= 1 }
+            if contacts[k].bodyA > r32 { contacts[k].bodyA -= 1; contactEdges[k].bodyA -= 1 }
+            if contacts[k].bodyB > r32 { contacts[k].bodyB -= 1; contactEdges[k].bodyB -= 1 }
         }
         broadPhase.remapOwners { $0 > r32 ? $0 - 1 : $0 }
         contactHead.remove(at: r)
