@@ -59,6 +59,19 @@ private func overlappingPairs(_ w: PhysicsWorld) -> Set<Int> {
     return pairs
 }
 
+/// The solver's list: live contacts only, each once, and every contact with an awake body (bodies only fall
+/// asleep after the solve, so after a step those are still a subset of what the solver saw).
+private func checkAwakeContacts(_ w: PhysicsWorld) {
+    let listed = Set(w.awakeContacts)
+    #expect(listed.count == w.awakeContacts.count)
+    #expect(w.awakeContacts.allSatisfy { w.contacts[Int($0)].bodyA >= 0 })
+    for k in 0..<w.contacts.count where w.contacts[k].bodyA >= 0 {
+        let c = w.contacts[k]
+        let awake = w.bodies[Int(c.bodyA)].isDynamicAwake || (c.bodyB >= 0 && w.bodies[Int(c.bodyB)].isDynamicAwake)
+        if awake { #expect(listed.contains(Int32(k))) }
+    }
+}
+
 @Test func contactsMatchBruteForceOverlapsInARandomMovingWorld() throws {
     var rng = LCG(state: 2026)
     let a = makeWorld()
@@ -78,6 +91,7 @@ private func overlappingPairs(_ w: PhysicsWorld) -> Set<Int> {
     for step in 1...1200 {
         a.step()
         #expect(contactPairs(a.world) == overlappingPairs(a.world), "step \(step)")
+        checkAwakeContacts(a.world)
         sawSleepers = sawSleepers || a.world.bodies.contains { !$0.awake }
         let quiet = step > 300 && step < 900
         if step % 45 == 0 && !quiet {

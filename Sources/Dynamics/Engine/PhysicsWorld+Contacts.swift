@@ -24,19 +24,40 @@ extension PhysicsWorld {
     /// Lists the contacts with at least one awake body into `awakeContacts`: each awake body's list in
     /// ascending body order, a contact between two awake bodies from the smaller one. O(awake contacts).
     mutating func buildAwakeContacts() {
-        awakeContacts.removeAll(keepingCapacity: true)
-        // TODO(h-sets): walk `awakeBodies` instead of scanning every body.
-        for i in 0..<bodies.count where bodies[i].isDynamicAwake {
-            let i32 = Int32(i)
-            var c = contactHead[i]
-            while c >= 0 {
-                let e = contactEdges[Int(c)]
-                let isA = e.bodyA == i32
-                let other = isA ? e.bodyB : e.bodyA
-                if other < 0 || other > i32 || !bodies[Int(other)].isDynamicAwake { awakeContacts.append(c) }
-                c = isA ? e.nextA : e.nextB
+        var list: [Int32] = []
+        swap(&list, &awakeContacts)
+        list.removeAll(keepingCapacity: true)
+        var awake = 0
+        bodies.withUnsafeBufferPointer { bb in
+            contactEdges.withUnsafeBufferPointer { eb in
+                contactHead.withUnsafeBufferPointer { hb in
+                    // TODO(h-sets): walk `awakeBodies` instead of scanning every body.
+                    for i in 0..<bb.count where bb[i].isDynamicAwake {
+                        awake += 1
+                        let i32 = Int32(i)
+                        var c = hb[i]
+                        while c >= 0 {
+                            let e = eb[Int(c)]
+                            let isA = e.bodyA == i32
+                            let other = isA ? e.bodyB : e.bodyA
+                            if other < 0 || other > i32 || !bb[Int(other)].isDynamicAwake { list.append(c) }
+                            c = isA ? e.nextA : e.nextB
+                        }
+                    }
+                }
             }
         }
+        swap(&list, &awakeContacts)
+        awakeContactsBodyCount = awake
+    }
+
+    /// Brings `awakeContacts` up to date after islands woke bodies (bodies only wake between the contact
+    /// update and the solve, so an unchanged awake count means an unchanged list).
+    mutating func refreshAwakeContacts() {
+        // TODO(h-sets): `awakeBodies.count`.
+        var awake = 0
+        for i in 0..<bodies.count where bodies[i].isDynamicAwake { awake += 1 }
+        if awake != awakeContactsBodyCount { buildAwakeContacts() }
     }
 
     /// The contact phase of a step: pair events from the broad phase create contacts, then every contact with an
@@ -59,8 +80,21 @@ extension PhysicsWorld {
         cs.withUnsafeMutableBufferPointer { cb in updateManifolds(ids, cb, &changes) }
         swap(&ids, &awakeContacts)
         swap(&cs, &contacts)
-        for change in changes { apply(change) }
+        var destroyed = false
+        for change in changes {
+            destroyed = destroyed || change.kind.contains(.destroy)
+            apply(change)
+        }
         swap(&changes, &contactChanges)
+        if destroyed {
+            // The solver must not see freed ids: drop them, keeping the order.
+            var kept = 0
+            for k in 0..<awakeContacts.count where contacts[Int(awakeContacts[k])].bodyA >= 0 {
+                awakeContacts[kept] = awakeContacts[k]
+                kept += 1
+            }
+            awakeContacts.removeLast(awakeContacts.count - kept)
+        }
     }
 
     /// Pass one: a fresh manifold for each contact in `ids` (in place), the state changes into `changes`.

@@ -7,7 +7,7 @@ extension PhysicsWorld {
         updateContacts()
         buildIslands()
         // The solver's contacts: those of the bodies awake now (islands may have woken some).
-        buildAwakeContacts()
+        refreshAwakeContacts()
         solve()
         finalizeBodies()
         if sleepingEnabled { sleepIslands() }

@@ -34,6 +34,8 @@ struct PhysicsWorld {
     /// Ids of the contacts with at least one awake body, in a deterministic order (awake bodies ascending,
     /// each body's list in order): the narrow phase updates them and the solver solves those with points.
     var awakeContacts: [Int32] = []
+    /// How many awake bodies `awakeContacts` was built from.
+    var awakeContactsBodyCount = 0
     /// The broad phase (Engine/BroadPhase.swift) and each body's and segment's proxy key.
     var broadPhase = BroadPhase()
     var bodyProxy: [Int32] = []
