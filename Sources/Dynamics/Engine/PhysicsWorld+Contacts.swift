@@ -3,12 +3,11 @@ extension PhysicsWorld {
     /// cover the whole step (no tunnelling), and marks them active for the broad phase.
     mutating func prepareProxies() {
         let spec = Tuning.speculativeDistance
-        for i in 0..<bodies.count {
+        // Only the awake set: a body leaving it has its proxy made inactive then (Engine/AwakeSet.swift).
+        proxiesPreparedLastStep = awakeBodies.count
+        for slot in 0..<awakeBodies.count {
+            let i = Int(awakeBodies[slot])
             let b = bodies[i]
-            guard b.isDynamicAwake else {
-                proxyActive[i] = false
-                continue
-            }
             let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
             let speed = min(b.velocity.length + accel.length * dt, Tuning.maxLinearSpeed)
             var e = 0.5 * spec + speed * dt
@@ -101,8 +100,10 @@ extension PhysicsWorld {
                 }
             }
         }
-        for k in 0..<previousContacts.count where !matched[k] && previousContacts[k].touching {
-            emit(endedEvent(previousContacts[k]))
+        for k in 0..<previousContacts.count where !matched[k] {
+            let c = previousContacts[k]
+            if c.touching { emit(endedEvent(c)) }
+            if c.pointCount > 0 { lostLink(Int(c.bodyA), Int(c.bodyB)) }
         }
     }
 
@@ -133,6 +134,9 @@ extension PhysicsWorld {
             emit(endedEvent(c))
         }
         contacts.append(c)
+        // Island links (PhysicsWorld+Islands.swift): every contact here has points; it began touching if it is
+        // new or had none.
+        if old < 0 || previousContacts[Int(old)].pointCount == 0 { contactBeganTouching(Int32(contacts.count - 1)) }
     }
 
     /// Carries impulses over from the previous step: by feature id, or else (when the reference face flipped

@@ -44,6 +44,34 @@ struct PhysicsWorld {
     /// At most this many events are recorded per step (a pile collapsing at once cannot flood a listener).
     static let maxEventsPerStep = 4_096
 
+    // The awake set (Engine/AwakeSet.swift) and the islands (Engine/Island.swift, PhysicsWorld+Islands.swift).
+    /// Indices of the awake movable bodies, ascending (at every step stage; commands may append between steps).
+    var awakeBodies: [Int32] = []
+    /// Per body: its index in `awakeBodies`, which is its slot in the solver's state array; -1 when static or
+    /// asleep. Current at every step stage (`normalizeAwakeSet`).
+    var solverSlot: [Int32] = []
+    /// Bodies were appended to `awakeBodies` since it was last sorted.
+    var awakeSetUnsorted = false
+    /// `solverSlot` must be recomputed from `awakeBodies`.
+    var solverSlotsStale = false
+    /// Island storage, indexed by island id; freed ids are reused from `freeIslands`.
+    var islands: [Island] = []
+    var freeIslands: [Int32] = []
+    /// Ids of the awake islands.
+    var awakeIslands: [Int32] = []
+    /// Counts sleep checks; an island stamped with the current value had a moving body.
+    var sleepStamp: UInt32 = 0
+    /// The island to split at this step's sleep check (-1: none): the one with pending removals whose
+    /// sleepiest body has rested longest (ties: the higher id), as Box2D picks it.
+    var splitCandidate: Int32 = -1
+    var splitSleepTime = 0.0
+    /// Sorted keys (`linkKey`) of the joints that link two movable bodies, as of the last `jointsChanged()`.
+    var jointLinks: [Int64] = []
+    /// Bodies finalized by the last step (= the awake set's size then): what tests check sleeping costs.
+    var bodiesFinalizedLastStep = 0
+    /// Proxies grown by the last step's `prepareProxies`.
+    var proxiesPreparedLastStep = 0
+
     // Scratch reused every step.
     var previousContacts: [Contact] = []
     var boxes: [AABB] = []
@@ -55,9 +83,11 @@ struct PhysicsWorld {
     var broadPhase = BroadPhase()
     var states: [SolverBody] = []
     var motion: [BodyMotion] = []
-    var parent: [Int32] = []
-    var islandAwake: [Bool] = []
-    var islandSleep: [Double] = []
+    /// Union-find parents over an island's bodies while it is split.
+    var splitParent: [Int32] = []
+    /// Island id of each component root while an island is split.
+    var splitTarget: [Int32] = []
+    var jointLinkScratch: [Int64] = []
     var savedImpulses: [Double] = []
     var constraints: [ContactConstraint] = []
     var restitutionInputs: [RestitutionInput] = []
@@ -67,12 +97,6 @@ struct PhysicsWorld {
     init(stepHz: Double) {
         self.stepHz = stepHz
         self.dt = 1 / stepHz
-    }
-
-    var awakeCount: Int {
-        var n = 0
-        for b in bodies where b.isDynamicAwake { n += 1 }
-        return n
     }
 
     // MARK: bodies
@@ -93,7 +117,8 @@ struct PhysicsWorld {
                         localCentroid: g.centroid)
         bodies.append(body)
         infos.append(info)
-        configure(bodies.count - 1, info.properties)
+        solverSlot.append(-1)
+        configure(bodies.count - 1, info.properties, isNew: true)
         logDiameterSum += logDiameter(body)
         updateCellSize()
         proxiesDirty = true
@@ -101,8 +126,10 @@ struct PhysicsWorld {
 
     private func logDiameter(_ b: Body) -> Double { naturalLog(max(2 * b.boundingRadius, 1e-3)) }
 
-    /// Applies item properties (mass, inertia, static/rotation flags, material) to body `i`.
-    mutating func configure(_ i: Int, _ p: ItemProperties) {
+    /// Applies item properties (mass, inertia, static/rotation flags, material) to body `i`; a body that
+    /// becomes movable gets an island of its own (linked to what it touches), one that becomes static leaves
+    /// its island. `isNew`: the body was just added (nothing can touch it or be joined to it yet).
+    mutating func configure(_ i: Int, _ p: ItemProperties, isNew: Bool = false) {
         let mass = p.density * infos[i].geometry.mass.area / 10_000
         infos[i].properties = p
         infos[i].mass = mass
@@ -117,12 +144,14 @@ struct PhysicsWorld {
         bodies[i].friction = p.friction
         bodies[i].linearDamping = p.resistance
         bodies[i].angularDamping = p.angularResistance
+        updateIslandMembership(i, isNew: isNew)
     }
 
     /// Removes body `i`, reporting ended contacts and re-indexing contacts and joints. The caller has already
     /// removed the joints that hold the body.
     mutating func removeBody(at r: Int) {
         let r32 = Int32(r)
+        if bodies[r].island >= 0 { leaveIsland(r) }
         var kept = 0
         for k in 0..<contacts.count {
             var c = contacts[k]
@@ -145,6 +174,8 @@ struct PhysicsWorld {
         logDiameterSum -= logDiameter(bodies[r])
         bodies.remove(at: r)
         infos.remove(at: r)
+        solverSlot.remove(at: r)
+        shiftBodyIndices(after: r)
         rebuildVertexPools()
         updateCellSize()
     }
@@ -156,6 +187,7 @@ struct PhysicsWorld {
         mouseJoints.removeAll()
         bodies.removeAll()
         infos.removeAll()
+        removeAllIslands()
         logDiameterSum = 0
         rebuildVertexPools()
     }
@@ -178,15 +210,6 @@ struct PhysicsWorld {
         guard !bodies.isEmpty else { return }
         broadPhase.cellSize = max(exponential(logDiameterSum / Double(bodies.count)), 1e-3)
             + Tuning.speculativeDistance
-    }
-
-    mutating func wake(_ i: Int) {
-        bodies[i].awake = true
-        bodies[i].sleepTime = 0
-    }
-
-    mutating func wakeAll() {
-        for i in 0..<bodies.count { wake(i) }
     }
 
     // MARK: geometry
