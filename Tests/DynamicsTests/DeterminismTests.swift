@@ -56,4 +56,7 @@ private func busyScene() throws -> DynamicAnimator {
 /// Re-pinned when the contacts came to be warm-started and solved colour by colour in SIMD lanes
 /// (docs/ARCHITECTURE.md, "The physics step"): the solve order is colour order instead of contact order,
 /// which changes the results in their last bits.
-private let pinnedHash: UInt64 = 17_775_476_168_897_760_593
+/// Re-pinned when contacts became persistent, created and destroyed by the broad phase's pair events
+/// (docs/ENGINE.md, "Broad phase"): contacts are solved in awake-contact order (awake bodies ascending, each
+/// body's contact list) rather than grid pair order, and exist for overlapping fat boxes.
+private let pinnedHash: UInt64 = 13_810_273_687_627_299_943

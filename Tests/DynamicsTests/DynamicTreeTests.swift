@@ -10,25 +10,29 @@ private struct LCG {
     }
 }
 
+private func pairKey(_ a: Int32, _ b: Int32) -> Int { Int(min(a, b)) << 32 | Int(max(a, b)) }
+
 private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
     AABB(minX: x, minY: y, maxX: x + w, maxY: y + h)
 }
 
 @Test func treeQueriesAndPairUpdatesMatchBruteForce() {
     var rng = LCG(state: 42)
-    var tree = DynamicTree(margin: 2)
-    var ids: [Int32] = []
+    var phase = BroadPhase()
+    var keys: [Int32] = []
     for k in 0..<400 {
-        ids.append(tree.createProxy(box(rng.next() * 1000, rng.next() * 1000, 5 + rng.next() * 40, 5 + rng.next() * 40),
-                                    userData: Int32(k)))
+        keys.append(phase.createProxy(box(rng.next() * 1000, rng.next() * 1000, 5 + rng.next() * 40, 5 + rng.next() * 40),
+                                      owner: Int32(k), isStatic: false))
     }
     // Every pair at creation: all proxies moved.
-    var reported = Set<Int>()
-    tree.updatePairs { a, b in reported.insert(Int(a) << 32 | Int(b)) }
+    var pairs: [ProxyPair] = []
+    phase.findPairs(into: &pairs)
+    var reported = Set(pairs.map { Int($0.a) << 32 | Int($0.b) })
+    #expect(reported.count == pairs.count, "a pair reported twice")
     var expected = Set<Int>()
-    for i in 0..<ids.count {
-        for j in (i + 1)..<ids.count where tree.fatBox(ids[i]).overlaps(tree.fatBox(ids[j])) {
-            expected.insert(Int(min(ids[i], ids[j])) << 32 | Int(max(ids[i], ids[j])))
+    for i in 0..<keys.count {
+        for j in (i + 1)..<keys.count where phase.fatBox(keys[i]).overlaps(phase.fatBox(keys[j])) {
+            expected.insert(Int(min(keys[i], keys[j])) << 32 | Int(max(keys[i], keys[j])))
         }
     }
     #expect(reported == expected)
@@ -36,20 +40,35 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
 
     // Move a third of them; the new pairs reported are exactly the overlaps involving a moved proxy.
     var moved = Set<Int32>()
-    for k in stride(from: 0, to: ids.count, by: 3) {
-        if tree.moveProxy(ids[k], box(rng.next() * 1000, rng.next() * 1000, 20, 20)) { moved.insert(ids[k]) }
+    for k in stride(from: 0, to: keys.count, by: 3) {
+        let before = phase.fatBox(keys[k])
+        phase.moveProxy(keys[k], box(rng.next() * 1000, rng.next() * 1000, 20, 20))
+        let after = phase.fatBox(keys[k])
+        if before.minX != after.minX || before.minY != after.minY { moved.insert(keys[k]) }
     }
-    reported.removeAll()
-    tree.updatePairs { a, b in reported.insert(Int(a) << 32 | Int(b)) }
+    #expect(phase.moveBuffer.count == moved.count)
+    phase.findPairs(into: &pairs)
+    reported = Set(pairs.map { Int($0.a) << 32 | Int($0.b) })
+    #expect(reported.count == pairs.count, "a pair reported twice")
     expected.removeAll()
-    for i in 0..<ids.count {
-        for j in (i + 1)..<ids.count where (moved.contains(ids[i]) || moved.contains(ids[j]))
-            && tree.fatBox(ids[i]).overlaps(tree.fatBox(ids[j])) {
-            expected.insert(Int(min(ids[i], ids[j])) << 32 | Int(max(ids[i], ids[j])))
+    for i in 0..<keys.count {
+        for j in (i + 1)..<keys.count where (moved.contains(keys[i]) || moved.contains(keys[j]))
+            && phase.fatBox(keys[i]).overlaps(phase.fatBox(keys[j])) {
+            expected.insert(Int(min(keys[i], keys[j])) << 32 | Int(max(keys[i], keys[j])))
         }
     }
     #expect(reported == expected)
+}
 
+@Test func treeQueriesFindExactlyTheOverlappingFatBoxes() {
+    var rng = LCG(state: 7)
+    var tree = DynamicTree(margin: 2)
+    var ids: [Int32] = []
+    for k in 0..<400 {
+        ids.append(tree.createProxy(box(rng.next() * 1000, rng.next() * 1000, 5 + rng.next() * 40, 5 + rng.next() * 40),
+                                    userData: Int32(k)))
+    }
+    for k in stride(from: 0, to: ids.count, by: 3) { tree.moveProxy(ids[k], box(rng.next() * 1000, rng.next() * 1000, 20, 20)) }
     // A query finds exactly the overlapping fat boxes; the tree stays balanced.
     let probe = box(300, 300, 200, 200)
     var found = Set<Int32>()
@@ -63,20 +82,38 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
     found.removeAll()
     tree.query(box(-100, -100, 1200, 1200)) { found.insert($0) }
     #expect(found == Set(kept))
+    #expect(tree.proxyCount == kept.count)
 }
 
 @Test func aThousandProxiesAtOnePointPairUpCompletely() {
-    var tree = DynamicTree()
-    for k in 0..<1000 { _ = tree.createProxy(box(400, 300, 20, 20), userData: Int32(k)) }
-    var count = 0
-    tree.updatePairs { _, _ in count += 1 }
-    #expect(count == 1000 * 999 / 2)
+    var phase = BroadPhase()
+    for k in 0..<1000 { _ = phase.createProxy(box(400, 300, 20, 20), owner: Int32(k), isStatic: false) }
+    var pairs: [ProxyPair] = []
+    phase.findPairs(into: &pairs)
+    let distinct = Set(pairs.map { pairKey($0.a, $0.b) }).count
+    #expect(pairs.count == 499_500)
+    #expect(distinct == 499_500)
 }
 
 @Test func aSmallMoveInsideTheFatBoxIsNotAMove() {
     var tree = DynamicTree(margin: 4)
     let id = tree.createProxy(box(0, 0, 10, 10), userData: 0)
-    tree.updatePairs { _, _ in }
     #expect(tree.moveProxy(id, box(2, 2, 10, 10)) == false)
     #expect(tree.moveProxy(id, box(10, 0, 10, 10)) == true)
+}
+
+/// A static proxy pairs with movable ones only, and a pair whose two proxies both moved is reported once.
+@Test func staticProxiesPairOnlyWithMovableOnes() {
+    var phase = BroadPhase()
+    let s1 = phase.createProxy(box(0, 0, 10, 10), owner: -1, isStatic: true)
+    let s2 = phase.createProxy(box(5, 5, 10, 10), owner: -2, isStatic: true)
+    let m = phase.createProxy(box(5, 0, 10, 10), owner: 0, isStatic: false)
+    var pairs: [ProxyPair] = []
+    phase.findPairs(into: &pairs)
+    let found: Set<Int> = Set(pairs.map { pairKey($0.a, $0.b) })
+    let expected: Set<Int> = [pairKey(s1, m), pairKey(s2, m)]
+    #expect(pairs.count == 2)
+    #expect(found == expected)
+    phase.findPairs(into: &pairs)
+    #expect(pairs.isEmpty, "nothing moved")
 }

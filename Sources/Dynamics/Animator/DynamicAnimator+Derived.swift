@@ -77,6 +77,8 @@ extension DynamicAnimator {
             if case .snap(_, let s) = b, let i = indexOf[s.item] { world.bodies[i].gravity = .zero }
         }
         world.boundsRects = rects
+        // Masks may have changed: the next step re-checks the contacts and pairs of bodies whose filter did.
+        world.filtersDirty = true
     }
 
     private func forEachSelected(_ s: ItemSelection, _ body: (Int) -> Void) {

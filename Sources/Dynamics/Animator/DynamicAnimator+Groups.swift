@@ -23,6 +23,7 @@ extension DynamicAnimator {
         }
         groups.append(GroupEntry(id: id, items: g.items, welds: welds, frame: groupFrame(of: g.items)))
         for item in g.items { if let i = indexOf[item] { world.bodies[i].group = Int32(truncatingIfNeeded: id) } }
+        world.filtersDirty = true
         return id
     }
 
@@ -41,6 +42,7 @@ extension DynamicAnimator {
         let g = groups.remove(at: k)
         for weld in g.welds { removeJointAttachment(weld) }
         for item in g.items { if let i = indexOf[item] { world.bodies[i].group = 0; touched(i) } }
+        world.filtersDirty = true
         return true
     }
 
@@ -55,6 +57,7 @@ extension DynamicAnimator {
             if let k = groups.firstIndex(where: { $0.id == regrouped }) {
                 groups[k].id = g.id
                 for member in rest { if let i = indexOf[member] { world.bodies[i].group = Int32(truncatingIfNeeded: g.id) } }
+                world.filtersDirty = true
             }
         }
     }

@@ -92,8 +92,8 @@ public final class DynamicAnimator {
 
     /// Wakes body `i` and every body in contact with it (for changes that move or remove a body).
     func wakeNeighbours(of i: Int) {
-        let i32 = Int32(i)
-        for c in world.contacts where c.bodyA == i32 || c.bodyB == i32 {
+        for id in world.contactIDs(ofBody: i) {
+            let c = world.contacts[Int(id)]
             for b in [c.bodyA, c.bodyB] where b >= 0 && !world.bodies[Int(b)].isStatic { world.wake(Int(b)) }
         }
         touched(i)

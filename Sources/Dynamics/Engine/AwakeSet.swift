@@ -50,7 +50,6 @@ extension PhysicsWorld {
     mutating func leaveAwakeSet(_ i: Int) {
         if let k = awakeBodies.firstIndex(of: Int32(i)) { awakeBodies.remove(at: k) }
         solverSlot[i] = -1
-        if i < proxyActive.count { proxyActive[i] = false }
         solverSlotsStale = true
     }
 

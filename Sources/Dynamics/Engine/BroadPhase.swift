@@ -1,108 +1,138 @@
-/// A candidate pair of proxies whose boxes overlap; `a < b`.
+/// A candidate pair of broad-phase proxy keys whose fat boxes overlap; `a < b`.
 struct ProxyPair {
     var a: Int32
     var b: Int32
 }
 
-/// Uniform spatial-hash grid rebuilt every step (counting sort into buckets, no allocation once warm).
-/// Proxies larger than `bigSpan` cells are tested against every proxy instead (boundaries, huge items).
-/// A pair is reported once: in the cell at the maximum of the two boxes' lowest cells. Every overlapping
-/// pair with an active proxy is reported, however many items pile up in one cell (no cap: a pile of n items
-/// at one point costs n²/2 pairs for as long as it overlaps). Output order depends only on the inputs,
-/// never on hashing of Swift collections, so it is deterministic.
+/// The broad phase (after Box2D v3's `b2BroadPhase`): one dynamic AABB tree per body type (a static tree for
+/// boundary segments and anchored items, a movable tree for every other body, awake or asleep) and a move
+/// buffer. A proxy keeps a fat box (its tight box grown by `aabbMargin`); only a proxy whose tight box left its
+/// fat box is reinserted and buffered, and `findPairs` looks for new pairs of buffered proxies only, so the
+/// cost of pair finding grows with what moves, not with the world. A sleeping body's proxy is never touched.
+///
+/// Guarantees: after `findPairs`, every pair of proxies whose fat boxes overlap, except two static proxies, has
+/// been reported at least once since one of them last moved (never a missed pair, no cap); each call reports a
+/// pair at most once; the order depends only on the sequence of calls, so it is deterministic.
+///
+/// A proxy key is `node << 1 | tree`: tree 0 is the static tree, 1 the movable tree. Keys are stable while the
+/// proxy lives (a reinsertion keeps its node), so contacts can be keyed by their two proxies.
 struct BroadPhase {
-    var cellSize = 100.0
-    private var bucketStart: [Int32] = []
-    private var bucketFill: [Int32] = []
-    private var entryProxy: [Int32] = []
-    private var entryCell: [SIMD2<Int32>] = []
-    private var cellMin: [SIMD2<Int32>] = []
-    private var cellMax: [SIMD2<Int32>] = []
-    private var big: [Int32] = []
-    private var isBig: [Bool] = []
+    /// Box2D's `aabbMargin` (0.1 m, 10 pt at dyn's 100 pt per metre): how far a proxy may move before it is
+    /// reinserted and looks for new pairs.
+    static let aabbMargin = 10.0
 
-    static let bigSpan: Int32 = 4
-    static let cellLimit = 1e9
+    private(set) var staticTree = DynamicTree(margin: aabbMargin)
+    private(set) var movableTree = DynamicTree(margin: aabbMargin)
+    /// Keys of proxies created or reinserted since the last `findPairs`; -1 marks a destroyed entry.
+    private(set) var moveBuffer: [Int32] = []
+    private var stack: [Int32] = []
 
-    @inline(__always) private func cell(_ v: Double) -> Int32 {
-        let c = (v / cellSize).rounded(.down)
-        return Int32(max(-Self.cellLimit, min(Self.cellLimit, c.isNaN ? 0 : c)))
+    @inline(__always) static func key(node: Int32, isStatic: Bool) -> Int32 { node << 1 | (isStatic ? 0 : 1) }
+    @inline(__always) static func node(_ key: Int32) -> Int32 { key >> 1 }
+    @inline(__always) static func isStatic(_ key: Int32) -> Bool { key & 1 == 0 }
+
+    var proxyCount: Int { staticTree.proxyCount + movableTree.proxyCount }
+
+    /// Adds a proxy for the tight box `box` and buffers it, so that its pairs are found by the next `findPairs`.
+    mutating func createProxy(_ box: AABB, owner: Int32, isStatic: Bool) -> Int32 {
+        let node = isStatic ? staticTree.createProxy(box, userData: owner)
+                            : movableTree.createProxy(box, userData: owner)
+        let key = Self.key(node: node, isStatic: isStatic)
+        bufferMove(key)
+        return key
     }
 
-    @inline(__always) private static func hash(_ c: SIMD2<Int32>, _ mask: Int) -> Int {
-        let h = UInt32(bitPattern: c.x) &* 0x9E37_79B1 ^ UInt32(bitPattern: c.y) &* 0x85EB_CA77
-        return Int((h ^ (h >> 15)) & UInt32(truncatingIfNeeded: mask))
+    /// Removes a proxy. Its contacts must be gone first (its key may be reused by the next proxy).
+    mutating func destroyProxy(_ key: Int32) {
+        let node = Self.node(key)
+        if Self.isStatic(key) {
+            if staticTree.isMoved(node), let k = moveBuffer.firstIndex(of: key) { moveBuffer[k] = -1 }
+            staticTree.destroyProxy(node)
+        } else {
+            if movableTree.isMoved(node), let k = moveBuffer.firstIndex(of: key) { moveBuffer[k] = -1 }
+            movableTree.destroyProxy(node)
+        }
     }
 
-    /// Appends every overlapping pair with at least one active proxy to `pairs`.
-    mutating func findPairs(_ boxes: UnsafeBufferPointer<AABB>, active: UnsafeBufferPointer<Bool>,
-                            into pairs: inout [ProxyPair]) {
-        let n = boxes.count
+    /// Gives a proxy its new tight box: if the box left the fat box, the proxy is reinserted and buffered.
+    @inline(__always) mutating func moveProxy(_ key: Int32, _ box: AABB) {
+        let node = Self.node(key)
+        let left = Self.isStatic(key) ? staticTree.moveProxy(node, box) : movableTree.moveProxy(node, box)
+        if left { bufferMove(key) }
+    }
+
+    /// Queues a proxy for the next `findPairs` (a new proxy, a moved one, or one whose filter changed).
+    mutating func bufferMove(_ key: Int32) {
+        let node = Self.node(key)
+        if Self.isStatic(key) {
+            if staticTree.isMoved(node) { return }
+            staticTree.setMoved(node, true)
+        } else {
+            if movableTree.isMoved(node) { return }
+            movableTree.setMoved(node, true)
+        }
+        moveBuffer.append(key)
+    }
+
+    @inline(__always) func fatBox(_ key: Int32) -> AABB {
+        Self.isStatic(key) ? staticTree.fatBox(Self.node(key)) : movableTree.fatBox(Self.node(key))
+    }
+
+    /// The proxy's owner: a body index (>= 0) or `-1 - segment`.
+    @inline(__always) func owner(_ key: Int32) -> Int32 {
+        Self.isStatic(key) ? staticTree.userData(Self.node(key)) : movableTree.userData(Self.node(key))
+    }
+
+    mutating func setOwner(_ key: Int32, _ owner: Int32) {
+        if Self.isStatic(key) {
+            staticTree.setUserData(Self.node(key), owner)
+        } else {
+            movableTree.setUserData(Self.node(key), owner)
+        }
+    }
+
+    /// Rewrites every proxy's owner (body indices shift when a body is removed).
+    mutating func remapOwners(_ f: (Int32) -> Int32) {
+        staticTree.remapUserData(f)
+        movableTree.remapUserData(f)
+    }
+
+    /// Reports every pair of overlapping fat boxes with a buffered proxy into `pairs` (each pair once), then
+    /// empties the move buffer. A movable proxy queries both trees; a static one queries the movable tree only
+    /// (two static proxies never collide). When both proxies of a pair moved, the pair is reported from one
+    /// side only: the smaller key in the movable tree, the static proxy's query across the trees.
+    mutating func findPairs(into pairs: inout [ProxyPair]) {
         pairs.removeAll(keepingCapacity: true)
-        cellMin.removeAll(keepingCapacity: true)
-        cellMax.removeAll(keepingCapacity: true)
-        big.removeAll(keepingCapacity: true)
-        isBig.removeAll(keepingCapacity: true)
-        var entryCount = 0
-        for i in 0..<n {
-            let b = boxes[i]
-            let lo = SIMD2(cell(b.minX), cell(b.minY)), hi = SIMD2(cell(b.maxX), cell(b.maxY))
-            cellMin.append(lo)
-            cellMax.append(hi)
-            let tooBig = hi.x &- lo.x > Self.bigSpan || hi.y &- lo.y > Self.bigSpan
-            isBig.append(tooBig)
-            if tooBig { big.append(Int32(i)) } else { entryCount += Int((hi.x - lo.x + 1) * (hi.y - lo.y + 1)) }
-        }
-        var tableSize = 16
-        while tableSize < 2 * entryCount { tableSize <<= 1 }
-        let mask = tableSize - 1
-        bucketStart.removeAll(keepingCapacity: true)
-        bucketStart.append(contentsOf: repeatElement(0, count: tableSize + 1))
-        for i in 0..<n where !isBig[i] {
-            for cy in cellMin[i].y...cellMax[i].y {
-                for cx in cellMin[i].x...cellMax[i].x { bucketStart[Self.hash(SIMD2(cx, cy), mask) + 1] += 1 }
-            }
-        }
-        for k in 0..<tableSize { bucketStart[k + 1] += bucketStart[k] }
-        bucketFill.removeAll(keepingCapacity: true)
-        bucketFill.append(contentsOf: bucketStart[0..<tableSize])
-        entryProxy.removeAll(keepingCapacity: true)
-        entryProxy.append(contentsOf: repeatElement(0, count: entryCount))
-        entryCell.removeAll(keepingCapacity: true)
-        entryCell.append(contentsOf: repeatElement(SIMD2(0, 0), count: entryCount))
-        for i in 0..<n where !isBig[i] {
-            for cy in cellMin[i].y...cellMax[i].y {
-                for cx in cellMin[i].x...cellMax[i].x {
-                    let c = SIMD2(cx, cy)
-                    let h = Self.hash(c, mask)
-                    let slot = Int(bucketFill[h])
-                    bucketFill[h] += 1
-                    entryProxy[slot] = Int32(i)
-                    entryCell[slot] = c
+        var st: [Int32] = []
+        swap(&st, &stack)
+        for key in moveBuffer where key >= 0 {
+            let box = fatBox(key)
+            if Self.isStatic(key) {
+                movableTree.query(box, stack: &st) { n in
+                    let other = Self.key(node: n, isStatic: false)
+                    pairs.append(ProxyPair(a: min(key, other), b: max(key, other)))
+                }
+            } else {
+                movableTree.query(box, stack: &st) { n in
+                    let other = Self.key(node: n, isStatic: false)
+                    if other == key || (other < key && movableTree.isMoved(n)) { return }
+                    pairs.append(ProxyPair(a: min(key, other), b: max(key, other)))
+                }
+                staticTree.query(box, stack: &st) { n in
+                    if staticTree.isMoved(n) { return }
+                    let other = Self.key(node: n, isStatic: true)
+                    pairs.append(ProxyPair(a: min(key, other), b: max(key, other)))
                 }
             }
         }
-        for k in 0..<tableSize {
-            let s = Int(bucketStart[k]), e = Int(bucketStart[k + 1])
-            if e - s < 2 { continue }
-            for u in s..<(e - 1) {
-                let p = Int(entryProxy[u]), cu = entryCell[u]
-                for w in (u + 1)..<e {
-                    let q = Int(entryProxy[w])
-                    guard entryCell[w] == cu, p != q, active[p] || active[q] else { continue }
-                    let owner = SIMD2(max(cellMin[p].x, cellMin[q].x), max(cellMin[p].y, cellMin[q].y))
-                    guard owner == cu, boxes[p].overlaps(boxes[q]) else { continue }
-                    pairs.append(p < q ? ProxyPair(a: Int32(p), b: Int32(q)) : ProxyPair(a: Int32(q), b: Int32(p)))
-                }
+        swap(&st, &stack)
+        for key in moveBuffer where key >= 0 {
+            if Self.isStatic(key) {
+                staticTree.setMoved(Self.node(key), false)
+            } else {
+                movableTree.setMoved(Self.node(key), false)
             }
         }
-        for g in big {
-            let p = Int(g)
-            let bp = boxes[p]
-            for q in 0..<n where q != p && (!isBig[q] || q > p) && (active[p] || active[q]) {
-                guard bp.overlaps(boxes[q]) else { continue }
-                pairs.append(p < q ? ProxyPair(a: Int32(p), b: Int32(q)) : ProxyPair(a: Int32(q), b: Int32(p)))
-            }
-        }
+        moveBuffer.removeAll(keepingCapacity: true)
     }
 }

@@ -10,16 +10,21 @@ struct ContactPoint {
     var id: UInt32 = 0
 }
 
-/// A contact between a body and another body or a boundary segment, persistent across steps by `keyA/keyB`
-/// (item ids, or negative segment keys) so that impulses warm-start the next step. Only persistent data
-/// (manifold, impulses, material, touching state): the per-step solver data lives in `ContactConstraint`.
+/// A persistent contact between a body and another body or a boundary segment. It is created when the fat
+/// boxes of its two broad-phase proxies begin to overlap and destroyed when they stop (or when the pair may no
+/// longer collide), and keeps its id (its index in `PhysicsWorld.contacts`) all its life, so that impulses
+/// warm-start the next step. Only persistent data (manifold, impulses, material, touching state): the per-step
+/// solver data lives in `ContactConstraint`. A freed slot has `bodyA == -1` (and no points) until reused.
 struct Contact {
+    /// Body index; the smaller one for two bodies (so events name the smaller item id first). -1: free slot.
     var bodyA: Int32
     /// Body index, or -1 for a boundary segment (a static proxy).
     var bodyB: Int32
     var segment: Int32
-    var keyA: Int
-    var keyB: Int
+    /// The two broad-phase proxy keys (Engine/BroadPhase.swift): the fat boxes tested each update and the key
+    /// of the pair map.
+    var proxyA: Int32
+    var proxyB: Int32
     var normal = Vec2.zero
     var pointCount: Int32 = 0
     var p0 = ContactPoint()
@@ -34,49 +39,12 @@ struct Contact {
     }
 }
 
-/// Open-addressing table from a contact's key pair to its index in the previous step's contact array.
-/// Used for look-ups only (never iterated), so it cannot affect determinism.
-struct PairTable {
-    private var keyA: [Int] = []
-    private var keyB: [Int] = []
-    private var value: [Int32] = []
-    private var mask = 0
 
-    mutating func reset(count: Int) {
-        var size = 16
-        while size < 2 * count { size <<= 1 }
-        mask = size - 1
-        if keyA.count != size {
-            keyA = Array(repeating: 0, count: size)
-            keyB = Array(repeating: 0, count: size)
-            value = Array(repeating: -1, count: size)
-        } else {
-            for i in 0..<size { value[i] = -1 }
-        }
-    }
-
-    @inline(__always) private func slot(_ a: Int, _ b: Int) -> Int {
-        var h = UInt64(bitPattern: Int64(a)) &* 0x9E37_79B9_7F4A_7C15
-        h ^= UInt64(bitPattern: Int64(b)) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= h >> 29
-        return Int(truncatingIfNeeded: h) & mask
-    }
-
-    mutating func insert(_ a: Int, _ b: Int, _ v: Int32) {
-        var s = slot(a, b)
-        while value[s] >= 0 { s = (s + 1) & mask }
-        keyA[s] = a
-        keyB[s] = b
-        value[s] = v
-    }
-
-    func find(_ a: Int, _ b: Int) -> Int32 {
-        if value.isEmpty { return -1 }
-        var s = slot(a, b)
-        while value[s] >= 0 {
-            if keyA[s] == a && keyB[s] == b { return value[s] }
-            s = (s + 1) & mask
-        }
-        return -1
-    }
+/// A contact's links in the per-body contact lists (doubly linked through the contact ids, Box2D's contact
+/// edges): `A` links it into `bodyA`'s list, `B` into `bodyB`'s (unused for a boundary contact).
+struct ContactEdges {
+    var prevA: Int32 = -1
+    var nextA: Int32 = -1
+    var prevB: Int32 = -1
+    var nextB: Int32 = -1
 }

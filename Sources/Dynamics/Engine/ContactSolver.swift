@@ -46,12 +46,15 @@ struct ContactSolverContext {
 /// A body slot in the solver arrays; a missing body (-1: a boundary) maps to the static `dummy` slot.
 @inline(__always) func solverIndex(_ b: Int32, _ dummy: Int) -> Int { b < 0 ? dummy : Int(b) }
 
-/// Builds the step's constraints from the active contacts (in contact order) and the restitution inputs.
-func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ s: UnsafeMutablePointer<SolverBody>,
+/// Builds the step's constraints from the active contacts among `ids` (the world's `awakeContacts`, in that
+/// order) and the restitution inputs.
+func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ ids: [Int32],
+                     _ s: UnsafeMutablePointer<SolverBody>,
                      dummy: Int, into out: inout [ContactConstraint], restitution extra: inout [RestitutionInput]) {
     out.removeAll(keepingCapacity: true)
     extra.removeAll(keepingCapacity: true)
-    for k in 0..<contacts.count {
+    for id in ids {
+        let k = Int(id)
         let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
         let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
         let isActive = (mA > 0 || iA > 0 || mB > 0 || iB > 0) && contacts[k].pointCount > 0

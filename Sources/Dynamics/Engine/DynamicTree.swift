@@ -1,7 +1,7 @@
 /// A dynamic AABB tree (after Box2D's `b2DynamicTree`): proxies with fattened boxes in a balanced binary
 /// tree, so that a proxy that moves a little keeps its box and its pairs, and queries visit only overlapping
-/// branches. `moveProxy` reinserts a proxy only when its tight box leaves its fat box and records it in the
-/// move buffer; `updatePairs` then reports every new overlapping pair involving a moved proxy, once.
+/// branches. `moveProxy` reinserts a proxy only when its tight box leaves its fat box; the broad phase
+/// (Engine/BroadPhase.swift) keeps the move buffer and finds the new pairs of the moved proxies.
 ///
 /// Guarantees: a query reports every proxy whose fat box overlaps the given box (never a missed pair);
 /// nodes are reused through a free list, so a steady state allocates nothing; results depend only on the
@@ -18,14 +18,17 @@ struct DynamicTree {
         var height: Int32 = -1
         /// The caller's id of a leaf's proxy.
         var userData: Int32 = -1
+        /// A leaf in the broad phase's move buffer (its pairs are looked for in the next pair update).
+        var moved = false
         var isLeaf: Bool { child1 == DynamicTree.nullNode }
     }
 
     private(set) var nodes: [Node] = []
     private(set) var root: Int32 = DynamicTree.nullNode
     private var freeList: Int32 = DynamicTree.nullNode
-    private(set) var moveBuffer: [Int32] = []
     private var stack: [Int32] = []
+    /// Proxies alive (leaves).
+    private(set) var proxyCount = 0
     /// How much a proxy's box is grown on insertion, pt.
     let margin: Double
 
@@ -33,24 +36,25 @@ struct DynamicTree {
 
     // MARK: proxies
 
-    /// Adds a proxy for `box` and returns its node id; it is in the move buffer.
+    /// Adds a proxy for `box` (its fat box is `box` grown by `margin`) and returns its node id.
     mutating func createProxy(_ box: AABB, userData: Int32) -> Int32 {
         let id = allocateNode()
         nodes[Int(id)].box = fattened(box)
         nodes[Int(id)].userData = userData
         nodes[Int(id)].height = 0
         insertLeaf(id)
-        moveBuffer.append(id)
+        proxyCount += 1
         return id
     }
 
     mutating func destroyProxy(_ id: Int32) {
         removeLeaf(id)
         freeNode(id)
-        if let k = moveBuffer.firstIndex(of: id) { moveBuffer.remove(at: k) }
+        proxyCount -= 1
     }
 
-    /// Updates a proxy's tight box; returns true (and buffers the move) when it left its fat box.
+    /// Updates a proxy's tight box; returns true when it left its fat box (the proxy was then reinserted with
+    /// a new fat box around `box`).
     @discardableResult
     mutating func moveProxy(_ id: Int32, _ box: AABB) -> Bool {
         let fat = nodes[Int(id)].box
@@ -60,17 +64,32 @@ struct DynamicTree {
         removeLeaf(id)
         nodes[Int(id)].box = fattened(box)
         insertLeaf(id)
-        moveBuffer.append(id)
         return true
     }
 
-    func fatBox(_ id: Int32) -> AABB { nodes[Int(id)].box }
-    func userData(_ id: Int32) -> Int32 { nodes[Int(id)].userData }
+    @inline(__always) func fatBox(_ id: Int32) -> AABB { nodes[Int(id)].box }
+    @inline(__always) func userData(_ id: Int32) -> Int32 { nodes[Int(id)].userData }
+    @inline(__always) func isMoved(_ id: Int32) -> Bool { nodes[Int(id)].moved }
+    mutating func setUserData(_ id: Int32, _ value: Int32) { nodes[Int(id)].userData = value }
+    mutating func setMoved(_ id: Int32, _ moved: Bool) { nodes[Int(id)].moved = moved }
+
+    /// Rewrites every leaf's user data (the world re-indexes its bodies after a removal).
+    mutating func remapUserData(_ f: (Int32) -> Int32) {
+        for k in 0..<nodes.count where nodes[k].height == 0 { nodes[k].userData = f(nodes[k].userData) }
+    }
 
     // MARK: queries
 
     /// Calls `visit` with every leaf whose fat box overlaps `box`.
     mutating func query(_ box: AABB, _ visit: (Int32) -> Void) {
+        var st: [Int32] = []
+        swap(&st, &stack)
+        query(box, stack: &st, visit)
+        swap(&st, &stack)
+    }
+
+    /// `query` with the caller's scratch stack, so that a caller can query while reading the tree.
+    func query(_ box: AABB, stack: inout [Int32], _ visit: (Int32) -> Void) {
         guard root != Self.nullNode else { return }
         stack.removeAll(keepingCapacity: true)
         stack.append(root)
@@ -84,23 +103,6 @@ struct DynamicTree {
                 stack.append(node.child2)
             }
         }
-    }
-
-    /// Reports each overlapping pair (a, b) of leaves with a moved proxy once, then clears the move buffer.
-    /// Pairs come out ordered by the moved proxy's place in the buffer, then by the tree's order.
-    mutating func updatePairs(_ report: (Int32, Int32) -> Void) {
-        let moved = moveBuffer
-        var isMoved = [Bool](repeating: false, count: nodes.count)
-        for id in moved { isMoved[Int(id)] = true }
-        for id in moved {
-            let box = nodes[Int(id)].box
-            query(box) { other in
-                // Both moved: report once, from the smaller id.
-                if other == id || (isMoved[Int(other)] && other < id) { return }
-                report(min(id, other), max(id, other))
-            }
-        }
-        moveBuffer.removeAll(keepingCapacity: true)
     }
 
     /// Height of the tree (0 for a single leaf, -1 when empty).

@@ -1,9 +1,9 @@
 extension PhysicsWorld {
-    /// Grows the proxy boxes of awake bodies by how far they can move this step, so that speculative contacts
-    /// cover the whole step (no tunnelling), and marks them active for the broad phase.
+    /// Grows the boxes of awake bodies by how far they can move this step, so that speculative contacts cover
+    /// the whole step (no tunnelling), and moves their proxies: a proxy whose box left its fat box is reinserted
+    /// and buffered for pair finding. Sleeping and static bodies cost nothing.
     mutating func prepareProxies() {
         let spec = Tuning.speculativeDistance
-        // Only the awake set: a body leaving it has its proxy made inactive then (Engine/AwakeSet.swift).
         proxiesPreparedLastStep = awakeBodies.count
         for slot in 0..<awakeBodies.count {
             let i = Int(awakeBodies[slot])
@@ -13,9 +13,7 @@ extension PhysicsWorld {
             var e = 0.5 * spec + speed * dt
             if !b.isCircle { e += min(abs(b.angularVelocity) * dt, 1) * b.boundingRadius }
             updateGeometry(i, expansion: e)
-            proxyActive[i] = true
         }
-        for s in 0..<segments.count { proxyActive[bodies.count + s] = false }
     }
 
     private func shapeView(body i: Int, _ wv: UnsafePointer<Vec2>, _ wn: UnsafePointer<Vec2>) -> ShapeView {
@@ -24,42 +22,36 @@ extension PhysicsWorld {
                          normals: wn + b.vertexStart, count: b.vertexCount)
     }
 
-    @inline(__always) private func collidable(_ p: Int, _ q: Int) -> Bool {
-        let a = bodies[p]
-        if q < bodies.count {
-            let b = bodies[q]
-            return !(a.isStatic && b.isStatic) && a.itemMask & b.itemMask != 0 && (a.group == 0 || a.group != b.group)
-        }
-        return !a.isStatic && a.boundaryMask & (1 << UInt64(segments[q - bodies.count].slot)) != 0
-    }
-
-    /// Rebuilds the contact list: contacts between bodies that cannot move are carried over unchanged; every
-    /// overlapping pair with an awake body gets a fresh manifold, warm-started from the previous step by key
-    /// and feature id. Began/ended events come from the touching state, with hysteresis.
-    mutating func updateContacts() {
-        swap(&contacts, &previousContacts)
-        contacts.removeAll(keepingCapacity: true)
-        table.reset(count: previousContacts.count)
-        matched.removeAll(keepingCapacity: true)
-        matched.append(contentsOf: repeatElement(false, count: previousContacts.count))
-        for k in 0..<previousContacts.count {
-            let c = previousContacts[k]
-            table.insert(c.keyA, c.keyB, Int32(k))
-            let aAwake = bodies[Int(c.bodyA)].isDynamicAwake
-            let bAwake = c.bodyB >= 0 && bodies[Int(c.bodyB)].isDynamicAwake
-            if !aAwake && !bAwake {
-                contacts.append(c)
-                matched[k] = true
+    /// Lists the contacts with at least one awake body into `awakeContacts`: each awake body's list in
+    /// ascending body order, a contact between two awake bodies from the smaller one. O(awake contacts).
+    mutating func buildAwakeContacts() {
+        awakeContacts.removeAll(keepingCapacity: true)
+        for slot in 0..<awakeBodies.count {
+            let i = Int(awakeBodies[slot])
+            let i32 = Int32(i)
+            var c = contactHead[i]
+            while c >= 0 {
+                let k = Int(c)
+                let isA = contacts[k].bodyA == i32
+                let other = isA ? contacts[k].bodyB : contacts[k].bodyA
+                if other < 0 || other > i32 || !bodies[Int(other)].isDynamicAwake { awakeContacts.append(c) }
+                c = isA ? contactEdges[k].nextA : contactEdges[k].nextB
             }
         }
-        var found: [ProxyPair] = []
-        swap(&found, &pairs)
-        let boxArray = boxes, activeArray = proxyActive
-        boxArray.withUnsafeBufferPointer { bx in
-            activeArray.withUnsafeBufferPointer { act in broadPhase.findPairs(bx, active: act, into: &found) }
-        }
-        swap(&found, &pairs)
-        let nBodies = bodies.count
+    }
+
+    /// The contact phase of a step: pair events from the broad phase create contacts, then every contact with an
+    /// awake body is updated: destroyed if its fat boxes no longer overlap, else given a fresh manifold
+    /// warm-started from its previous one by feature id. Began/ended events come from the touching state, with
+    /// hysteresis; the island hooks hear when a manifold gains its first point or loses its last. Contacts of
+    /// sleeping bodies keep their manifold and impulses untouched.
+    mutating func updateContacts() {
+        createContactsForNewPairs()
+        buildAwakeContacts()
+        narrowPhaseUpdates = 0
+        var ids: [Int32] = []
+        swap(&ids, &awakeContacts)
+        defer { swap(&ids, &awakeContacts) }
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
         wvArray.withUnsafeBufferPointer { wvb in
@@ -68,75 +60,75 @@ extension PhysicsWorld {
                     snArray.withUnsafeBufferPointer { snb in
                         let wv = wvb.baseAddress ?? UnsafePointer(bitPattern: 8)!
                         let wn = wnb.baseAddress ?? UnsafePointer(bitPattern: 8)!
-                        for pair in pairs {
-                            let p = Int(pair.a), q = Int(pair.b)
-                            guard collidable(p, q) else { continue }
+                        for id in ids {
+                            let k = Int(id)
+                            let c = contacts[k]
+                            guard broadPhase.fatBox(c.proxyA).overlaps(broadPhase.fatBox(c.proxyB)) else {
+                                destroyContact(id)
+                                continue
+                            }
+                            narrowPhaseUpdates += 1
+                            let p = Int(c.bodyA)
                             let viewA = shapeView(body: p, wv, wn)
                             let viewB: ShapeView
-                            var contact: Contact
-                            if q < nBodies {
+                            let margin: Double
+                            var next = c
+                            if c.bodyB >= 0 {
+                                let q = Int(c.bodyB)
                                 viewB = shapeView(body: q, wv, wn)
-                                contact = Contact(bodyA: Int32(p), bodyB: Int32(q), segment: -1,
-                                                  keyA: bodies[p].id, keyB: bodies[q].id)
-                                contact.friction = (bodies[p].friction * bodies[q].friction).squareRoot()
-                                contact.restitution = max(bodies[p].elasticity, bodies[q].elasticity)
+                                margin = expansion[p] + expansion[q]
+                                next.friction = (bodies[p].friction * bodies[q].friction).squareRoot()
+                                next.restitution = max(bodies[p].elasticity, bodies[q].elasticity)
                             } else {
-                                let s = q - nBodies
-                                let seg = segments[s]
+                                let seg = segments[Int(c.segment)]
                                 viewB = ShapeView(isCircle: false, radius: 0, center: seg.a,
                                                   vertices: svb.baseAddress! + seg.vertexStart,
                                                   normals: snb.baseAddress! + seg.vertexStart, count: 2)
-                                contact = Contact(bodyA: Int32(p), bodyB: -1, segment: Int32(s),
-                                                  keyA: bodies[p].id, keyB: seg.key)
-                                contact.friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
-                                contact.restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
+                                margin = expansion[p] + 0.5 * Tuning.speculativeDistance
+                                next.friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
+                                next.restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
                             }
-                            let m = collide(viewA, viewB, margin: expansion[p] + expansion[q])
-                            guard m.count > 0 else { continue }
-                            let old = table.find(contact.keyA, contact.keyB)
-                            addContact(&contact, m, old: old, centerB: q < nBodies ? bodies[q].centerOfMass : .zero)
+                            let m = collide(viewA, viewB, margin: margin)
+                            updateManifold(id, &next, m, centerB: c.bodyB >= 0 ? bodies[Int(c.bodyB)].centerOfMass : .zero)
                         }
                     }
                 }
             }
         }
-        for k in 0..<previousContacts.count where !matched[k] {
-            let c = previousContacts[k]
-            if c.touching { emit(endedEvent(c)) }
-            if c.pointCount > 0 { lostLink(Int(c.bodyA), Int(c.bodyB)) }
-        }
     }
 
-    private mutating func addContact(_ c: inout Contact, _ m: Manifold, old: Int32, centerB: Vec2) {
+    /// Gives contact `id` (whose previous state is still in `contacts`) the manifold `m`, warm-started from
+    /// the previous points, and reports touching changes.
+    private mutating func updateManifold(_ id: Int32, _ c: inout Contact, _ m: Manifold, centerB: Vec2) {
+        let o = contacts[Int(id)]
         let cA = bodies[Int(c.bodyA)].centerOfMass
-        c.normal = m.normal
         c.pointCount = Int32(m.count)
-        c.p0 = ContactPoint(anchorA: m.p0.point - cA, anchorB: m.p0.point - centerB,
-                            baseSeparation: m.p0.separation, id: m.p0.id)
+        if m.count > 0 {
+            c.normal = m.normal
+            c.p0 = ContactPoint(anchorA: m.p0.point - cA, anchorB: m.p0.point - centerB,
+                                baseSeparation: m.p0.separation, id: m.p0.id)
+            warmStart(&c.p0, from: o)
+        }
         if m.count > 1 {
             c.p1 = ContactPoint(anchorA: m.p1.point - cA, anchorB: m.p1.point - centerB,
                                 baseSeparation: m.p1.separation, id: m.p1.id)
+            warmStart(&c.p1, from: o)
         }
-        var wasTouching = false
-        if old >= 0 {
-            let o = previousContacts[Int(old)]
-            matched[Int(old)] = true
-            wasTouching = o.touching
-            warmStart(&c.p0, from: o)
-            if m.count > 1 { warmStart(&c.p1, from: o) }
-        }
+        let wasTouching = o.touching
         let sep = c.minSeparation
         c.touching = sep <= Tuning.touchBegin || (wasTouching && sep <= Tuning.touchEnd)
+        contacts[Int(id)] = c
         if c.touching && !wasTouching {
             let point = m.count > 1 ? (m.p0.point + m.p1.point) * 0.5 : m.p0.point
             emit(.began(bodies[Int(c.bodyA)].id, partner(of: c), point: point))
         } else if !c.touching && wasTouching {
             emit(endedEvent(c))
         }
-        contacts.append(c)
-        // Island links (PhysicsWorld+Islands.swift): every contact here has points; it began touching if it is
-        // new or had none.
-        if old < 0 || previousContacts[Int(old)].pointCount == 0 { contactBeganTouching(Int32(contacts.count - 1)) }
+        if o.pointCount == 0 && c.pointCount > 0 {
+            contactBeganTouching(id)
+        } else if o.pointCount > 0 && c.pointCount == 0 {
+            contactStoppedTouching(id)
+        }
     }
 
     /// Carries impulses over from the previous step: by feature id, or else (when the reference face flipped

@@ -4,7 +4,8 @@
 /// split (one per step) before its resting pieces fall asleep whole (docs/ENGINE.md, "Sleeping").
 ///
 /// Costs: linking is O(smaller island); waking or putting an island to sleep is O(its bodies); the per-step
-/// sleep check is O(awake bodies + awake islands); a split scans the contacts and joints once.
+/// sleep check is O(awake bodies + awake islands); a split walks its bodies' contact lists and scans the
+/// joints once.
 extension PhysicsWorld {
     // MARK: hooks for the contact update
 
@@ -24,7 +25,7 @@ extension PhysicsWorld {
 
     /// A link (touching contact or joint) between bodies `a` and `b` (-1: none) went away.
     mutating func lostLink(_ a: Int, _ b: Int) {
-        guard a >= 0, b >= 0, a < bodies.count, b < bodies.count, !bodies[a].isStatic, !bodies[b].isStatic
+        guard a >= 0, b >= 0, a < bodies.count, b < bodies.count, bodies[a].island >= 0, bodies[b].island >= 0
         else { return }
         islands[Int(bodies[a].island)].pendingRemovals += 1
     }
@@ -109,10 +110,11 @@ extension PhysicsWorld {
         bodies[i].sleepTime = 0
         enterAwakeSet(i)
         guard !isNew else { return }
-        let i32 = Int32(i)
-        for c in 0..<contacts.count where contacts[c].pointCount > 0 && contacts[c].bodyB >= 0
-            && (contacts[c].bodyA == i32 || contacts[c].bodyB == i32) {
-            linkBodies(Int(contacts[c].bodyA), Int(contacts[c].bodyB))
+        var c = contactHead[i]
+        while c >= 0 {
+            let contact = contacts[Int(c)]
+            if contact.pointCount > 0 && contact.bodyB >= 0 { linkBodies(Int(contact.bodyA), Int(contact.bodyB)) }
+            c = nextContact(c, ofBody: i)
         }
         jointsChanged()
     }
@@ -254,7 +256,6 @@ extension PhysicsWorld {
             bodies[b].velocity = .zero
             bodies[b].angularVelocity = 0
             updateGeometry(b, expansion: e)
-            if b < proxyActive.count { proxyActive[b] = false }
         }
     }
 
@@ -315,7 +316,7 @@ extension PhysicsWorld {
     }
 
     /// Splits island `k` into its connected pieces (union-find over its bodies' positions in the island,
-    /// through touching contacts and joints between its bodies). The piece of its first body keeps the id;
+    /// through their touching contacts, walked in each body's contact list, and the joints between them). The piece of its first body keeps the id;
     /// each other piece becomes a new awake island. Each piece is stamped moving if one of its bodies is.
     mutating func splitIsland(_ k: Int) {
         let count = islands[k].bodies.count
@@ -324,9 +325,18 @@ extension PhysicsWorld {
         splitParent.removeAll(keepingCapacity: true)
         for m in 0..<count { splitParent.append(Int32(m)) }
         let k32 = Int32(k)
-        for c in 0..<contacts.count where contacts[c].pointCount > 0 && contacts[c].bodyB >= 0 {
-            let a = bodies[Int(contacts[c].bodyA)], b = bodies[Int(contacts[c].bodyB)]
-            if a.island == k32 && b.island == k32 { splitUnion(a.islandIndex, b.islandIndex) }
+        // Touching contacts through each body's own list (each contact is seen from both its bodies).
+        for m in 0..<count {
+            let i = Int(islands[k].bodies[m])
+            var c = contactHead[i]
+            while c >= 0 {
+                let contact = contacts[Int(c)]
+                if contact.pointCount > 0 && contact.bodyB >= 0 {
+                    let other = bodies[Int(contact.bodyA == Int32(i) ? contact.bodyB : contact.bodyA)]
+                    if other.island == k32 { splitUnion(Int32(m), other.islandIndex) }
+                }
+                c = nextContact(c, ofBody: i)
+            }
         }
         let n = bodies.count
         for j in joints where j.bodyA >= 0 && j.bodyB >= 0 && Int(j.bodyA) < n && Int(j.bodyB) < n {

@@ -4,11 +4,12 @@ extension PhysicsWorld {
     /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
     mutating func step() {
         eventsThisStep = 0
-        ensureProxyCapacity()
         normalizeAwakeSet()
         prepareProxies()
         updateContacts()
         normalizeAwakeSet()
+        // The solver's contacts: those of the bodies awake now (a contact may have woken an island).
+        buildAwakeContacts()
         solve()
         finalizeBodies()
         if sleepingEnabled { sleepIslands() }
@@ -51,7 +52,7 @@ extension PhysicsWorld {
         let maxW = Tuning.maxRotationPerSubstep / h
         // Move the arrays into locals for the duration of the solve (no copy, no allocation) so that the
         // unsafe buffers do not overlap an access to `self`.
-        let bodyArray = bodies
+        let bodyArray = bodies, awakeIDs = awakeContacts
         var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
         var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
         var cc: [ContactConstraint] = [], rx: [RestitutionInput] = []
@@ -77,7 +78,7 @@ extension PhysicsWorld {
                           ms.withUnsafeMutableBufferPointer { mj in
                           xs.withUnsafeMutableBufferPointer { xb in
                             let s = sb.baseAddress!
-                            prepareContacts(cb, s, dummy: dummy, into: &cc, restitution: &rx)
+                            prepareContacts(cb, awakeIDs, s, dummy: dummy, into: &cc, restitution: &rx)
                             cc.withUnsafeMutableBufferPointer { kb in colouring.build(kb, s, bodySlots: dummy + 1) }
                             prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
                             prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)

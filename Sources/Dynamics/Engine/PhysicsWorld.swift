@@ -20,12 +20,30 @@ struct PhysicsWorld {
     /// Reference-bounds rectangle per collision slot, for the escape guard (`Body.boundsMask`).
     var boundsRects: [AABB] = []
     private var nextSegmentKey = 1
-    /// Proxy boxes must be resized and recomputed (bodies or segments were added or removed).
-    private var proxiesDirty = true
-    /// Sum of log(diameter) over bodies, for the broad phase's cell size.
-    private var logDiameterSum = 0.0
 
+    /// Persistent contacts indexed by their stable id (Engine/PhysicsWorld+ContactPool.swift); freed slots
+    /// (`bodyA == -1`) are reused through `freeContacts`.
     var contacts: [Contact] = []
+    /// Per contact id: its links in the per-body contact lists.
+    var contactEdges: [ContactEdges] = []
+    var freeContacts: [Int32] = []
+    /// Pair of proxy keys -> contact id.
+    var pairMap = PairMap()
+    /// Per body: the first contact id of its contact list, or -1.
+    var contactHead: [Int32] = []
+    /// Ids of the contacts with at least one awake body, in a deterministic order (awake bodies ascending,
+    /// each body's list in order): the narrow phase updates them and the solver solves those with points.
+    var awakeContacts: [Int32] = []
+    /// The broad phase (Engine/BroadPhase.swift) and each body's and segment's proxy key.
+    var broadPhase = BroadPhase()
+    var bodyProxy: [Int32] = []
+    var segmentProxy: [Int32] = []
+    /// Per body: the filter its contacts were last checked against; `filtersDirty` asks the next step to
+    /// compare (masks, groups and anchoring change only through commands).
+    var bodyFilters: [BodyFilter] = []
+    var filtersDirty = false
+    /// Contacts whose manifold the last step updated (those with an awake body), for tests and profiles.
+    var narrowPhaseUpdates = 0
     var joints: [Joint] = []
     /// Drags (`DragBehavior`), solved before the other joints (Engine/MouseJoint.swift).
     var mouseJoints: [MouseJoint] = []
@@ -72,15 +90,12 @@ struct PhysicsWorld {
     /// Proxies grown by the last step's `prepareProxies`.
     var proxiesPreparedLastStep = 0
 
-    // Scratch reused every step.
-    var previousContacts: [Contact] = []
+    /// Per body: its tight box grown by `expansion` (how far it may move this step), the box its proxy's fat
+    /// box must contain.
     var boxes: [AABB] = []
     var expansion: [Double] = []
-    var proxyActive: [Bool] = []
+    // Scratch reused every step.
     var pairs: [ProxyPair] = []
-    var matched: [Bool] = []
-    var table = PairTable()
-    var broadPhase = BroadPhase()
     var states: [SolverBody] = []
     var motion: [BodyMotion] = []
     /// Union-find parents over an island's bodies while it is split.
@@ -118,13 +133,16 @@ struct PhysicsWorld {
         bodies.append(body)
         infos.append(info)
         solverSlot.append(-1)
-        configure(bodies.count - 1, info.properties, isNew: true)
-        logDiameterSum += logDiameter(body)
-        updateCellSize()
-        proxiesDirty = true
+        contactHead.append(-1)
+        bodyProxy.append(-1)
+        boxes.append(AABB(minX: 0, minY: 0, maxX: 0, maxY: 0))
+        expansion.append(0)
+        let i = bodies.count - 1
+        configure(i, info.properties, isNew: true)
+        bodyFilters.append(BodyFilter(bodies[i]))
+        updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance)
+        bodyProxy[i] = broadPhase.createProxy(boxes[i], owner: Int32(i), isStatic: bodies[i].isStatic)
     }
-
-    private func logDiameter(_ b: Body) -> Double { naturalLog(max(2 * b.boundingRadius, 1e-3)) }
 
     /// Applies item properties (mass, inertia, static/rotation flags, material) to body `i`; a body that
     /// becomes movable gets an island of its own (linked to what it touches), one that becomes static leaves
@@ -134,6 +152,7 @@ struct PhysicsWorld {
         infos[i].properties = p
         infos[i].mass = mass
         infos[i].inertia = mass * infos[i].geometry.unitInertia
+        if bodies[i].isStatic != p.anchored { filtersDirty = true }
         bodies[i].isStatic = p.anchored
         bodies[i].fixedRotation = !p.allowsRotation
         bodies[i].invMass = p.anchored ? 0 : 1 / mass
@@ -149,46 +168,53 @@ struct PhysicsWorld {
 
     /// Removes body `i`, reporting ended contacts and re-indexing contacts and joints. The caller has already
     /// removed the joints that hold the body.
+    /// A command, not a step: it fixes up every index once (contacts, proxies' owners, per-body arrays).
     mutating func removeBody(at r: Int) {
         let r32 = Int32(r)
+        while contactHead[r] >= 0 { destroyContact(contactHead[r]) }
         if bodies[r].island >= 0 { leaveIsland(r) }
-        var kept = 0
-        for k in 0..<contacts.count {
-            var c = contacts[k]
-            if c.bodyA == r32 || c.bodyB == r32 {
-                if c.touching { emit(endedEvent(c)) }
-                continue
-            }
-            if c.bodyA > r32 { c.bodyA -= 1 }
-            if c.bodyB > r32 { c.bodyB -= 1 }
-            contacts[kept] = c
-            kept += 1
+        broadPhase.destroyProxy(bodyProxy[r])
+        for k in 0..<contacts.count where contacts[k].bodyA >= 0 {
+            if contacts[k].bodyA > r32 { contacts[k].bodyA -= 1 }
+            if contacts[k].bodyB > r32 { contacts[k].bodyB -= 1 }
         }
-        contacts.removeLast(contacts.count - kept)
+        broadPhase.remapOwners { $0 > r32 ? $0 - 1 : $0 }
+        contactHead.remove(at: r)
+        bodyProxy.remove(at: r)
+        bodyFilters.remove(at: r)
+        boxes.remove(at: r)
+        expansion.remove(at: r)
         for k in 0..<joints.count {
             if joints[k].bodyA > r32 { joints[k].bodyA -= 1 }
             if joints[k].bodyB > r32 { joints[k].bodyB -= 1 }
         }
         mouseJoints.removeAll { $0.body == r32 }
         for k in 0..<mouseJoints.count where mouseJoints[k].body > r32 { mouseJoints[k].body -= 1 }
-        logDiameterSum -= logDiameter(bodies[r])
         bodies.remove(at: r)
         infos.remove(at: r)
         solverSlot.remove(at: r)
         shiftBodyIndices(after: r)
         rebuildVertexPools()
-        updateCellSize()
     }
 
     mutating func removeAllBodies() {
-        for c in contacts where c.touching { emit(endedEvent(c)) }
+        for k in 0..<contacts.count where contacts[k].bodyA >= 0 { destroyContact(Int32(k)) }
+        for key in bodyProxy { broadPhase.destroyProxy(key) }
         contacts.removeAll()
+        contactEdges.removeAll()
+        freeContacts.removeAll()
+        awakeContacts.removeAll()
+        pairMap.removeAll()
         joints.removeAll()
         mouseJoints.removeAll()
         bodies.removeAll()
         infos.removeAll()
+        contactHead.removeAll()
+        bodyProxy.removeAll()
+        bodyFilters.removeAll()
+        boxes.removeAll()
+        expansion.removeAll()
         removeAllIslands()
-        logDiameterSum = 0
         rebuildVertexPools()
     }
 
@@ -202,21 +228,15 @@ struct PhysicsWorld {
         }
         worldVertices = localVertices
         worldNormals = localNormals
-        proxiesDirty = true
-    }
-
-    /// Cell size of the broad phase: the geometric mean of the bodies' diameters, robust to a few giants.
-    private mutating func updateCellSize() {
-        guard !bodies.isEmpty else { return }
-        broadPhase.cellSize = max(exponential(logDiameterSum / Double(bodies.count)), 1e-3)
-            + Tuning.speculativeDistance
+        // The vertex pools moved: world vertices again (proxies keep their fat boxes, nothing moved).
+        for i in 0..<bodies.count { updateGeometry(i, expansion: expansion[i]) }
     }
 
     // MARK: geometry
 
-    /// Recomputes the world-space vertices of body `i` and its proxy box grown by `expansion`.
+    /// Recomputes the world-space vertices of body `i` and its box grown by `expansion`, and moves its proxy
+    /// (reinserted and buffered for pair finding only when the box left the fat box).
     mutating func updateGeometry(_ i: Int, expansion e: Double) {
-        if proxiesDirty || boxes.count != bodies.count + segments.count { ensureProxyCapacity() }
         let b = bodies[i]
         var box: AABB
         if b.isCircle {
@@ -235,32 +255,20 @@ struct PhysicsWorld {
         box.minX -= e; box.minY -= e; box.maxX += e; box.maxY += e
         boxes[i] = box
         expansion[i] = e
+        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box) }
     }
 
-    mutating func ensureProxyCapacity() {
-        let n = bodies.count + segments.count
-        if proxiesDirty || boxes.count != n {
-            proxiesDirty = false
-            boxes = Array(repeating: AABB(minX: 0, minY: 0, maxX: 0, maxY: 0), count: n)
-            expansion = Array(repeating: 0, count: n)
-            proxyActive = Array(repeating: false, count: n)
-            for i in 0..<bodies.count { updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance) }
-            for s in 0..<segments.count { updateSegmentBox(s) }
-        }
-    }
-
-    private mutating func updateSegmentBox(_ s: Int) {
-        let g = segments[s], e = 0.5 * Tuning.speculativeDistance
-        let p = bodies.count + s
-        boxes[p] = AABB(minX: min(g.a.x, g.b.x) - e, minY: min(g.a.y, g.b.y) - e,
-                        maxX: max(g.a.x, g.b.x) + e, maxY: max(g.a.y, g.b.y) + e)
-        expansion[p] = e
+    /// A boundary segment's tight box: the segment grown by the speculative margin it collides with.
+    func segmentBox(_ g: Segment) -> AABB {
+        let e = 0.5 * Tuning.speculativeDistance
+        return AABB(minX: min(g.a.x, g.b.x) - e, minY: min(g.a.y, g.b.y) - e,
+                    maxX: max(g.a.x, g.b.x) + e, maxY: max(g.a.y, g.b.y) + e)
     }
 
     // MARK: boundaries
 
-    /// Replaces every boundary segment. Segments equal to an existing one keep their key (and contacts);
-    /// contacts with segments that disappeared end.
+    /// Replaces every boundary segment. Segments equal to an existing one keep their key, proxy and contacts;
+    /// contacts with segments that disappeared end, and new segments get proxies (found by the next step).
     mutating func setSegments(_ specs: [(slot: Int, name: String, a: Vec2, b: Vec2)]) {
         var newSegments: [Segment] = []
         var names: [String] = []
@@ -279,25 +287,30 @@ struct PhysicsWorld {
             newVertices.append(contentsOf: [spec.a, spec.b])
             newNormals.append(contentsOf: [n, -n])
         }
-        var kept = 0
-        for k in 0..<contacts.count {
-            var c = contacts[k]
-            if c.segment >= 0 {
-                guard let s = newSegments.firstIndex(where: { $0.key == c.keyB }) else {
-                    if c.touching { emit(endedEvent(c)) }
-                    continue
-                }
-                c.segment = Int32(s)
-            }
-            contacts[kept] = c
-            kept += 1
+        // Old segment index -> new index, or -1 when it disappeared.
+        var newIndex = [Int](repeating: -1, count: segments.count)
+        for (s, g) in segments.enumerated() { newIndex[s] = newSegments.firstIndex { $0.key == g.key } ?? -1 }
+        for k in 0..<contacts.count where contacts[k].bodyA >= 0 && contacts[k].segment >= 0 {
+            let s = newIndex[Int(contacts[k].segment)]
+            if s < 0 { destroyContact(Int32(k)) } else { contacts[k].segment = Int32(s) }
         }
-        contacts.removeLast(contacts.count - kept)
+        var newProxies = [Int32](repeating: -1, count: newSegments.count)
+        for (s, key) in segmentProxy.enumerated() {
+            if newIndex[s] < 0 {
+                broadPhase.destroyProxy(key)
+            } else {
+                newProxies[newIndex[s]] = key
+                broadPhase.setOwner(key, -1 - Int32(newIndex[s]))
+            }
+        }
+        for s in 0..<newSegments.count where newProxies[s] < 0 {
+            newProxies[s] = broadPhase.createProxy(segmentBox(newSegments[s]), owner: -1 - Int32(s), isStatic: true)
+        }
+        segmentProxy = newProxies
         segments = newSegments
         boundaryNames = names
         segmentVertices = newVertices
         segmentNormals = newNormals
-        proxiesDirty = true
     }
 
     // MARK: events
