@@ -41,6 +41,7 @@ private func addPyramid(_ a: DynamicAnimator, x: Double, rows: Int = 6) throws -
     #expect(a.world.awakeBodies == [Int32(a.indexOf[lone]!)])
     #expect(a.world.proxiesPreparedLastStep == 1)
     #expect(a.world.bodiesFinalizedLastStep == 1)
+    #expect(a.world.awakeContacts.count == 1)
     #expect(pile.allSatisfy { !isAwake(a, $0) })
 }
 
@@ -170,13 +171,13 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     var rng = SplitMix(state: 7)
     let a = makeWorld()
     var items: [ItemID] = []
-    var attachments: [BehaviorID] = []
+    var attachments: [BehaviorID] = [], groups: [BehaviorID] = []
     for _ in 0..<12 {
         items.append(try a.addItem(width: 40, height: 40, center: Vec2(100 + rng.unit() * 600, 300 + rng.unit() * 250)))
     }
     var failures = 0, stepsWithASleepingIsland = 0
     for _ in 0..<400 {
-        switch rng.below(9) {
+        switch rng.below(11) {
         case 0:
             items.append(try a.addItem(width: 30 + rng.unit() * 30, height: 30, center: Vec2(60 + rng.unit() * 680, 100 + rng.unit() * 450)))
         case 1 where items.count > 2:
@@ -196,6 +197,11 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
             var push = PushBehavior(items: [items[rng.below(items.count)]], mode: .instantaneous)
             push.pushDirection = Vec2(rng.unit() * 2 - 1, -rng.unit())
             _ = try a.add(push)
+        case 7 where items.count > 1:
+            let p = items[rng.below(items.count)], q = items[rng.below(items.count)]
+            if p != q, let g = try? a.add(ItemGroupBehavior(items: [p, q])) { groups.append(g) }
+        case 8 where !groups.isEmpty:
+            a.removeGroup(groups.remove(at: rng.below(groups.count)))
         case 6 where !items.isEmpty:
             try a.setTransform(items[rng.below(items.count)], center: Vec2(60 + rng.unit() * 680, 100 + rng.unit() * 450), angle: rng.unit())
         default:
