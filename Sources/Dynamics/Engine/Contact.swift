@@ -39,10 +39,12 @@ struct Contact {
     }
 }
 
-
 /// A contact's links in the per-body contact lists (doubly linked through the contact ids, Box2D's contact
-/// edges): `A` links it into `bodyA`'s list, `B` into `bodyB`'s (unused for a boundary contact).
+/// edges): `A` links it into `bodyA`'s list, `B` into `bodyB`'s (unused for a boundary contact). The body
+/// indices are repeated here so that walking a list reads only these 24 bytes per contact.
 struct ContactEdges {
+    var bodyA: Int32 = -1
+    var bodyB: Int32 = -1
     var prevA: Int32 = -1
     var nextA: Int32 = -1
     var prevB: Int32 = -1

@@ -78,6 +78,7 @@ extension PhysicsWorld {
         if filtersDirty { refreshFilters() }
         var found: [ProxyPair] = []
         swap(&found, &pairs)
+        movedProxies = broadPhase.moveBuffer.count
         broadPhase.findPairs(into: &found)
         for pair in found {
             var ka = pair.a, kb = pair.b
@@ -100,15 +101,16 @@ extension PhysicsWorld {
     private mutating func createContact(bodyA: Int32, owner: Int32, proxyA: Int32, proxyB: Int32) {
         let c = Contact(bodyA: bodyA, bodyB: owner >= 0 ? owner : -1, segment: owner >= 0 ? -1 : -1 - owner,
                         proxyA: proxyA, proxyB: proxyB)
+        let edges = ContactEdges(bodyA: c.bodyA, bodyB: c.bodyB)
         let id: Int32
         if let reused = freeContacts.popLast() {
             id = reused
             contacts[Int(id)] = c
-            contactEdges[Int(id)] = ContactEdges()
+            contactEdges[Int(id)] = edges
         } else {
             id = Int32(contacts.count)
             contacts.append(c)
-            contactEdges.append(ContactEdges())
+            contactEdges.append(edges)
         }
         let a = Int(bodyA)
         contactEdges[Int(id)].nextA = contactHead[a]
@@ -140,7 +142,8 @@ extension PhysicsWorld {
 
     /// The contact after `id` in body `i`'s list, or -1.
     @inline(__always) func nextContact(_ id: Int32, ofBody i: Int) -> Int32 {
-        contacts[Int(id)].bodyA == Int32(i) ? contactEdges[Int(id)].nextA : contactEdges[Int(id)].nextB
+        let e = contactEdges[Int(id)]
+        return e.bodyA == Int32(i) ? e.nextA : e.nextB
     }
 
     /// Ids of body `i`'s contacts (for commands such as waking its neighbours; the step walks the list).
@@ -158,7 +161,7 @@ extension PhysicsWorld {
     var contactCount: Int { contacts.count - freeContacts.count }
 
     private mutating func setPrev(of id: Int32, body i: Int, to prev: Int32) {
-        if contacts[Int(id)].bodyA == Int32(i) {
+        if contactEdges[Int(id)].bodyA == Int32(i) {
             contactEdges[Int(id)].prevA = prev
         } else {
             contactEdges[Int(id)].prevB = prev
@@ -166,7 +169,7 @@ extension PhysicsWorld {
     }
 
     private mutating func setNext(of id: Int32, body i: Int, to next: Int32) {
-        if contacts[Int(id)].bodyA == Int32(i) {
+        if contactEdges[Int(id)].bodyA == Int32(i) {
             contactEdges[Int(id)].nextA = next
         } else {
             contactEdges[Int(id)].nextB = next
@@ -175,7 +178,7 @@ extension PhysicsWorld {
 
     private mutating func unlink(_ id: Int32, body i: Int) {
         let e = contactEdges[Int(id)]
-        let isA = contacts[Int(id)].bodyA == Int32(i)
+        let isA = e.bodyA == Int32(i)
         let prev = isA ? e.prevA : e.prevB, next = isA ? e.nextA : e.nextB
         if prev >= 0 { setNext(of: prev, body: i, to: next) } else { contactHead[i] = next }
         if next >= 0 { setPrev(of: next, body: i, to: prev) }

@@ -4,8 +4,9 @@ extension PhysicsWorld {
     /// and buffered for pair finding. Sleeping and static bodies cost nothing.
     mutating func prepareProxies() {
         let spec = Tuning.speculativeDistance
-        // TODO(h-sets): walk `awakeBodies` instead of scanning every body.
-        for i in 0..<bodies.count where bodies[i].isDynamicAwake {
+        proxiesPreparedLastStep = awakeBodies.count
+        for slot in 0..<awakeBodies.count {
+            let i = Int(awakeBodies[slot])
             let b = bodies[i]
             let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
             let speed = min(b.velocity.length + accel.length * dt, Tuning.maxLinearSpeed)
@@ -24,19 +25,33 @@ extension PhysicsWorld {
     /// Lists the contacts with at least one awake body into `awakeContacts`: each awake body's list in
     /// ascending body order, a contact between two awake bodies from the smaller one. O(awake contacts).
     mutating func buildAwakeContacts() {
-        awakeContacts.removeAll(keepingCapacity: true)
-        // TODO(h-sets): walk `awakeBodies` instead of scanning every body.
-        for i in 0..<bodies.count where bodies[i].isDynamicAwake {
-            let i32 = Int32(i)
-            var c = contactHead[i]
-            while c >= 0 {
-                let k = Int(c)
-                let isA = contacts[k].bodyA == i32
-                let other = isA ? contacts[k].bodyB : contacts[k].bodyA
-                if other < 0 || other > i32 || !bodies[Int(other)].isDynamicAwake { awakeContacts.append(c) }
-                c = isA ? contactEdges[k].nextA : contactEdges[k].nextB
+        var list: [Int32] = []
+        swap(&list, &awakeContacts)
+        list.removeAll(keepingCapacity: true)
+        bodies.withUnsafeBufferPointer { bb in
+            contactEdges.withUnsafeBufferPointer { eb in
+                contactHead.withUnsafeBufferPointer { hb in
+                    for i in awakeBodies {
+                        var c = hb[Int(i)]
+                        while c >= 0 {
+                            let e = eb[Int(c)]
+                            let isA = e.bodyA == i
+                            let other = isA ? e.bodyB : e.bodyA
+                            if other < 0 || other > i || !bb[Int(other)].isDynamicAwake { list.append(c) }
+                            c = isA ? e.nextA : e.nextB
+                        }
+                    }
+                }
             }
         }
+        swap(&list, &awakeContacts)
+        awakeContactsBodyCount = awakeBodies.count
+    }
+
+    /// Brings `awakeContacts` up to date after islands woke bodies (bodies only wake between the contact
+    /// update and the solve, so an unchanged awake count means an unchanged list).
+    mutating func refreshAwakeContacts() {
+        if awakeBodies.count != awakeContactsBodyCount { buildAwakeContacts() }
     }
 
     /// The contact phase of a step: pair events from the broad phase create contacts, then every contact with an
@@ -44,13 +59,42 @@ extension PhysicsWorld {
     /// warm-started from its previous one by feature id. Began/ended events come from the touching state, with
     /// hysteresis; the island hooks hear when a manifold gains its first point or loses its last. Contacts of
     /// sleeping bodies keep their manifold and impulses untouched.
+    ///
+    /// Two passes, as Box2D's collide task and its serial state update: the manifolds are updated in place,
+    /// recording only the contacts whose state changed; then those changes (destruction, events, island hooks)
+    /// are applied in the same order.
     mutating func updateContacts() {
         createContactsForNewPairs()
         buildAwakeContacts()
-        narrowPhaseUpdates = 0
-        var ids: [Int32] = []
+        var ids: [Int32] = [], cs: [Contact] = [], changes: [ContactChange] = []
         swap(&ids, &awakeContacts)
-        defer { swap(&ids, &awakeContacts) }
+        swap(&cs, &contacts)
+        swap(&changes, &contactChanges)
+        changes.removeAll(keepingCapacity: true)
+        cs.withUnsafeMutableBufferPointer { cb in updateManifolds(ids, cb, &changes) }
+        swap(&ids, &awakeContacts)
+        swap(&cs, &contacts)
+        var destroyed = false
+        for change in changes {
+            destroyed = destroyed || change.kind.contains(.destroy)
+            apply(change)
+        }
+        swap(&changes, &contactChanges)
+        if destroyed {
+            // The solver must not see freed ids: drop them, keeping the order.
+            var kept = 0
+            for k in 0..<awakeContacts.count where contacts[Int(awakeContacts[k])].bodyA >= 0 {
+                awakeContacts[kept] = awakeContacts[k]
+                kept += 1
+            }
+            awakeContacts.removeLast(awakeContacts.count - kept)
+        }
+    }
+
+    /// Pass one: a fresh manifold for each contact in `ids` (in place), the state changes into `changes`.
+    private mutating func updateManifolds(_ ids: [Int32], _ cb: UnsafeMutableBufferPointer<Contact>,
+                                          _ changes: inout [ContactChange]) {
+        var updates = 0
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
         wvArray.withUnsafeBufferPointer { wvb in
@@ -61,88 +105,113 @@ extension PhysicsWorld {
                         let wn = wnb.baseAddress ?? UnsafePointer(bitPattern: 8)!
                         for id in ids {
                             let k = Int(id)
-                            let c = contacts[k]
-                            guard broadPhase.fatBox(c.proxyA).overlaps(broadPhase.fatBox(c.proxyB)) else {
-                                destroyContact(id)
+                            guard broadPhase.fatBox(cb[k].proxyA).overlaps(broadPhase.fatBox(cb[k].proxyB)) else {
+                                changes.append(ContactChange(id: id, kind: .destroy))
                                 continue
                             }
-                            narrowPhaseUpdates += 1
-                            let p = Int(c.bodyA)
+                            updates += 1
+                            let p = Int(cb[k].bodyA), q = Int(cb[k].bodyB)
                             let viewA = shapeView(body: p, wv, wn)
                             let viewB: ShapeView
                             let margin: Double
-                            var next = c
-                            if c.bodyB >= 0 {
-                                let q = Int(c.bodyB)
+                            let centerB: Vec2
+                            if q >= 0 {
                                 viewB = shapeView(body: q, wv, wn)
                                 margin = expansion[p] + expansion[q]
-                                next.friction = (bodies[p].friction * bodies[q].friction).squareRoot()
-                                next.restitution = max(bodies[p].elasticity, bodies[q].elasticity)
+                                centerB = bodies[q].centerOfMass
+                                cb[k].friction = (bodies[p].friction * bodies[q].friction).squareRoot()
+                                cb[k].restitution = max(bodies[p].elasticity, bodies[q].elasticity)
                             } else {
-                                let seg = segments[Int(c.segment)]
+                                let seg = segments[Int(cb[k].segment)]
                                 viewB = ShapeView(isCircle: false, radius: 0, center: seg.a,
                                                   vertices: svb.baseAddress! + seg.vertexStart,
                                                   normals: snb.baseAddress! + seg.vertexStart, count: 2)
                                 margin = expansion[p] + 0.5 * Tuning.speculativeDistance
-                                next.friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
-                                next.restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
+                                centerB = .zero
+                                cb[k].friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
+                                cb[k].restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
                             }
                             let m = collide(viewA, viewB, margin: margin)
-                            updateManifold(id, &next, m, centerB: c.bodyB >= 0 ? bodies[Int(c.bodyB)].centerOfMass : .zero)
+                            let change = updateManifold(&cb[k], m, centerA: bodies[p].centerOfMass, centerB: centerB)
+                            if change.kind != .none {
+                                var c = change
+                                c.id = id
+                                changes.append(c)
+                            }
                         }
                     }
                 }
             }
         }
+        narrowPhaseUpdates = updates
     }
 
-    /// Gives contact `id` (whose previous state is still in `contacts`) the manifold `m`, warm-started from
-    /// the previous points, and reports touching changes.
-    private mutating func updateManifold(_ id: Int32, _ c: inout Contact, _ m: Manifold, centerB: Vec2) {
-        let o = contacts[Int(id)]
-        let cA = bodies[Int(c.bodyA)].centerOfMass
+    /// Gives contact `c` the manifold `m`, warm-started from its previous points, and returns what changed.
+    @inline(__always) private func updateManifold(_ c: inout Contact, _ m: Manifold, centerA cA: Vec2,
+                                                  centerB: Vec2) -> ContactChange {
+        let oldCount = c.pointCount, old0 = c.p0, old1 = c.p1, wasTouching = c.touching
         c.pointCount = Int32(m.count)
         if m.count > 0 {
             c.normal = m.normal
             c.p0 = ContactPoint(anchorA: m.p0.point - cA, anchorB: m.p0.point - centerB,
                                 baseSeparation: m.p0.separation, id: m.p0.id)
-            warmStart(&c.p0, from: o)
+            warmStart(&c.p0, oldCount, old0, old1)
         }
         if m.count > 1 {
             c.p1 = ContactPoint(anchorA: m.p1.point - cA, anchorB: m.p1.point - centerB,
                                 baseSeparation: m.p1.separation, id: m.p1.id)
-            warmStart(&c.p1, from: o)
+            warmStart(&c.p1, oldCount, old0, old1)
         }
-        let wasTouching = o.touching
         let sep = c.minSeparation
         c.touching = sep <= Tuning.touchBegin || (wasTouching && sep <= Tuning.touchEnd)
-        contacts[Int(id)] = c
+        var change = ContactChange(id: -1, kind: .none)
         if c.touching && !wasTouching {
-            let point = m.count > 1 ? (m.p0.point + m.p1.point) * 0.5 : m.p0.point
-            emit(.began(bodies[Int(c.bodyA)].id, partner(of: c), point: point))
+            change.kind.insert(.began)
+            change.point = m.count > 1 ? (m.p0.point + m.p1.point) * 0.5 : m.p0.point
         } else if !c.touching && wasTouching {
+            change.kind.insert(.ended)
+        }
+        if oldCount == 0 && c.pointCount > 0 {
+            change.kind.insert(.gainedPoints)
+        } else if oldCount > 0 && c.pointCount == 0 {
+            change.kind.insert(.lostPoints)
+        }
+        return change
+    }
+
+    /// Pass two: applies one recorded change, in awake-contact order.
+    private mutating func apply(_ change: ContactChange) {
+        if change.kind.contains(.destroy) {
+            destroyContact(change.id)
+            return
+        }
+        let c = contacts[Int(change.id)]
+        if change.kind.contains(.began) {
+            emit(.began(bodies[Int(c.bodyA)].id, partner(of: c), point: change.point))
+        } else if change.kind.contains(.ended) {
             emit(endedEvent(c))
         }
-        if o.pointCount == 0 && c.pointCount > 0 {
-            contactBeganTouching(id)
-        } else if o.pointCount > 0 && c.pointCount == 0 {
-            contactStoppedTouching(id)
+        if change.kind.contains(.gainedPoints) {
+            contactBeganTouching(change.id)
+        } else if change.kind.contains(.lostPoints) {
+            contactStoppedTouching(change.id)
         }
     }
 
     /// Carries impulses over from the previous step: by feature id, or else (when the reference face flipped
     /// between the two shapes) from the old point at the same place.
-    @inline(__always) private func warmStart(_ p: inout ContactPoint, from o: Contact) {
+    @inline(__always) private func warmStart(_ p: inout ContactPoint, _ oldCount: Int32, _ o0: ContactPoint,
+                                             _ o1: ContactPoint) {
         var source: ContactPoint?
-        if o.pointCount > 0 && o.p0.id == p.id {
-            source = o.p0
-        } else if o.pointCount > 1 && o.p1.id == p.id {
-            source = o.p1
+        if oldCount > 0 && o0.id == p.id {
+            source = o0
+        } else if oldCount > 1 && o1.id == p.id {
+            source = o1
         } else {
             let tolerance = 2 * Tuning.linearSlop
             var best = tolerance * tolerance
-            for k in 0..<Int(o.pointCount) {
-                let q = k == 0 ? o.p0 : o.p1
+            for k in 0..<Int(oldCount) {
+                let q = k == 0 ? o0 : o1
                 let d = (q.anchorA - p.anchorA).lengthSquared
                 if d < best { best = d; source = q }
             }
@@ -152,4 +221,21 @@ extension PhysicsWorld {
             p.tangentImpulse = q.tangentImpulse
         }
     }
+}
+
+/// A contact's state change found by the narrow phase's first pass, applied by the second.
+struct ContactChange {
+    struct Kind: OptionSet {
+        let rawValue: UInt8
+        static let none: Kind = []
+        static let destroy = Kind(rawValue: 1)
+        static let began = Kind(rawValue: 2)
+        static let ended = Kind(rawValue: 4)
+        static let gainedPoints = Kind(rawValue: 8)
+        static let lostPoints = Kind(rawValue: 16)
+    }
+    var id: Int32
+    var kind: Kind
+    /// Where a began event happened.
+    var point = Vec2.zero
 }

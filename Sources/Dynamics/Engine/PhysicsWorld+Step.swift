@@ -1,100 +1,25 @@
 extension PhysicsWorld {
-    /// One fixed step of `dt`: proxies, contacts, islands (waking what touches awake bodies), the soft-step
-    /// solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
+    /// One fixed step of `dt`: proxies, contacts (linking islands, waking what touches awake bodies), the
+    /// soft-step solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
+    /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
     mutating func step() {
         eventsThisStep = 0
+        normalizeAwakeSet()
         prepareProxies()
         updateContacts()
-        buildIslands()
-        // The solver's contacts: those of the bodies awake now (islands may have woken some).
-        buildAwakeContacts()
+        normalizeAwakeSet()
+        // The solver's contacts: those of the bodies awake now (a contact may have woken an island).
+        refreshAwakeContacts()
         solve()
         finalizeBodies()
         if sleepingEnabled { sleepIslands() }
-    }
-
-    // MARK: islands
-
-    @inline(__always) private mutating func root(_ i: Int) -> Int {
-        var r = i
-        while Int(parent[r]) != r { r = Int(parent[r]) }
-        var k = i
-        while Int(parent[k]) != r {
-            let next = Int(parent[k])
-            parent[k] = Int32(r)
-            k = next
-        }
-        return r
-    }
-
-    private mutating func union(_ a: Int, _ b: Int) {
-        let ra = root(a), rb = root(b)
-        if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
-    }
-
-    /// Groups movable bodies connected by touching contacts or joints; an island with an awake body wakes
-    /// whole, which is how a sleeping pile wakes up when something lands on it.
-    mutating func buildIslands() {
-        let n = bodies.count
-        parent.removeAll(keepingCapacity: true)
-        for i in 0..<n { parent.append(Int32(i)) }
-        for c in contacts where c.pointCount > 0 && c.bodyB >= 0 {
-            let a = Int(c.bodyA), b = Int(c.bodyB)
-            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
-        }
-        for j in joints where j.bodyB >= 0 {
-            let a = Int(j.bodyA), b = Int(j.bodyB)
-            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
-        }
-        for j in constraintJoints where j.bodyA >= 0 {
-            let a = Int(j.bodyA), b = Int(j.bodyB)
-            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
-        }
-        islandAwake.removeAll(keepingCapacity: true)
-        islandAwake.append(contentsOf: repeatElement(false, count: n))
-        for i in 0..<n where bodies[i].isDynamicAwake { islandAwake[root(i)] = true }
-        for i in 0..<n where !bodies[i].isStatic && !bodies[i].awake && islandAwake[root(i)] {
-            bodies[i].awake = true
-        }
-    }
-
-    /// Puts to sleep every island whose bodies have all been resting for `Tuning.timeToSleep`.
-    mutating func sleepIslands() {
-        let n = bodies.count
-        islandSleep.removeAll(keepingCapacity: true)
-        islandSleep.append(contentsOf: repeatElement(Double.infinity, count: n))
-        for i in 0..<n where bodies[i].isDynamicAwake {
-            let r = root(i)
-            islandSleep[r] = min(islandSleep[r], bodies[i].sleepTime)
-        }
-        for i in 0..<n where bodies[i].isDynamicAwake && islandSleep[root(i)] >= Tuning.timeToSleep {
-            bodies[i].awake = false
-            bodies[i].velocity = .zero
-            bodies[i].angularVelocity = 0
-            updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance)
-        }
+        normalizeAwakeSet()
     }
 
     // MARK: solver
 
-    /// `awakeBodies` and `solverSlot` from the bodies' awake flags (the awake set will maintain them in
-    /// O(awake); until then the solver derives them here, with the same meaning).
-    mutating func rebuildAwakeBodies() {
-        awakeBodies.removeAll(keepingCapacity: true)
-        solverSlot.removeAll(keepingCapacity: true)
-        for i in 0..<bodies.count {
-            if bodies[i].isDynamicAwake {
-                solverSlot.append(Int32(awakeBodies.count))
-                awakeBodies.append(Int32(i))
-            } else {
-                solverSlot.append(-1)
-            }
-        }
-    }
-
     /// One solver state per awake body, in `awakeBodies` order, then the static dummy.
     private mutating func loadSolverBodies(h: Double) {
-        rebuildAwakeBodies()
         states.removeAll(keepingCapacity: true)
         solverMass.removeAll(keepingCapacity: true)
         turned.removeAll(keepingCapacity: true)
@@ -231,20 +156,25 @@ extension PhysicsWorld {
         }
     }
 
-    /// Writes the solver's results back into the bodies, confines bodies to their reference bounds, updates
-    /// sleep timers and clears the per-step forces.
+    /// Writes the solver's results back into the awake bodies, confines them to their reference bounds,
+    /// updates sleep timers, clears the per-step forces, and stamps every island that still has a moving body
+    /// (picking the split candidate for `sleepIslands`). Only awake bodies carry forces (pushes and fields
+    /// wake what they act on), so sleeping and static bodies are not visited.
     mutating func finalizeBodies() {
         let tol = Tuning.sleepLinearTolerance
         let maxW = Tuning.maxRotationPerSubstep * stepHz * Double(Tuning.substeps)
-        for i in 0..<bodies.count {
-            bodies[i].force = .zero
-            bodies[i].torque = 0
-            let keepAwake = bodies[i].keepAwake
-            bodies[i].keepAwake = false
-            guard bodies[i].isDynamicAwake else { continue }
-            let slot = Int(solverSlot[i])
+        sleepStamp &+= 1
+        splitCandidate = -1
+        splitSleepTime = 0
+        bodiesFinalizedLastStep = awakeBodies.count
+        for slot in 0..<awakeBodies.count {
+            let i = Int(awakeBodies[slot])
             let s = states[slot], da = turned[slot]
             var b = bodies[i]
+            let keepAwake = b.keepAwake
+            b.force = .zero
+            b.torque = 0
+            b.keepAwake = false
             if b.localCentroid == .zero {
                 b.center = b.center + s.dp
                 if da != 0 {
@@ -272,6 +202,16 @@ extension PhysicsWorld {
                 b.sleepTime += dt
             }
             bodies[i] = b
+            // Any moving body keeps its island awake; a resting one in an island that may have come apart
+            // makes it a split candidate (the one resting longest, ties to the higher id, as in Box2D).
+            let k = Int(b.island)
+            if b.sleepTime < Tuning.timeToSleep {
+                islands[k].movingStamp = sleepStamp
+            } else if islands[k].pendingRemovals > 0
+                        && (b.sleepTime > splitSleepTime || (b.sleepTime == splitSleepTime && Int32(k) > splitCandidate)) {
+                splitCandidate = Int32(k)
+                splitSleepTime = b.sleepTime
+            }
         }
     }
 
