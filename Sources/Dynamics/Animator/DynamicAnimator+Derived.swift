@@ -123,6 +123,7 @@ extension DynamicAnimator {
             joints.append(j)
         }
         world.joints = joints
+        world.jointsChanged()
     }
 
     /// Applies push behaviors for this step: continuous ones as a force (and torque at the target offset),

@@ -32,15 +32,21 @@ extension DynamicAnimator {
         return true
     }
 
-    /// Adds every field's force to the bodies it acts on. Velocity fields go last: they set the acceleration
-    /// that brings the body to their velocity by the end of the step, whatever else acts on it.
+    /// Adds every field's force to the awake bodies it acts on. Velocity fields go last: they set the
+    /// acceleration that brings the body to their velocity by the end of the step, whatever else acts on it.
+    ///
+    /// Sleeping bodies are skipped, which changes nothing: a body a field pushes is kept awake by it, so a body
+    /// only falls asleep where every field leaves it alone; asleep, it has no velocity and does not move, so
+    /// the fields (which depend on position, velocity and, for noise, time) still leave it alone, and adding,
+    /// changing or removing a field wakes everything. The one exception is a noise field whose value at a
+    /// sleeping body was exactly zero and later is not, which no real scene meets.
     func applyFields() {
         guard !fields.isEmpty else { return }
         for pass in 0..<2 {
             for (_, f) in fields where (f.kind == .velocity) == (pass == 1) {
                 switch f.items {
                 case .all:
-                    for i in 0..<world.bodies.count { applyField(f, to: i) }
+                    for k in 0..<world.awakeBodies.count { applyField(f, to: Int(world.awakeBodies[k])) }
                 case .only(let ids):
                     for id in ids { if let i = indexOf[id] { applyField(f, to: i) } }
                 }
@@ -50,7 +56,7 @@ extension DynamicAnimator {
 
     private func applyField(_ f: FieldBehavior, to i: Int) {
         let b = world.bodies[i]
-        guard !b.isStatic else { return }
+        guard b.isDynamicAwake else { return }
         let info = world.infos[i]
         let effect = FieldForce.effect(of: f, center: b.center, velocity: b.velocity, mass: info.mass,
                                        charge: info.properties.charge, time: elapsedTime)
@@ -61,7 +67,6 @@ extension DynamicAnimator {
         guard accel != .zero, accel.isFinite else { return }
         world.bodies[i].force = clampLength(b.force + clampLength(accel, Tuning.maxAcceleration) * info.mass, 1e300)
         world.bodies[i].keepAwake = true
-        if !b.awake { world.wake(i) }
     }
 }
 

@@ -37,9 +37,12 @@ extension DynamicAnimator {
         return frame
     }
 
-    /// Projects every awake group onto one rigid motion (after `world.step()`).
+    /// Projects every awake group onto one rigid motion (after `world.step()`). A group whose first member
+    /// sleeps is skipped at once: its welds keep all its movable members in one island, which sleeps whole
+    /// (a group with an anchored member is never projected anyway).
     func keepGroupsRigid() {
         for g in groups.indices where groups[g].frame.offsets.count == groups[g].items.count {
+            if let i = indexOf[groups[g].items[0]], !world.bodies[i].isStatic, !world.bodies[i].awake { continue }
             projectGroup(groups[g])
         }
     }

@@ -199,6 +199,7 @@ extension DynamicAnimator {
             joints.append(j)
         }
         world.constraintJoints = joints
+        world.jointsChanged()
     }
 }
 

@@ -36,12 +36,7 @@ extension DynamicAnimator {
     /// them, without velocity) and the animator paused until something wakes it.
     public func restoreAtRest() {
         rebuildDerivedIfNeeded()
-        for i in world.bodies.indices where world.bodies[i].awake {
-            world.bodies[i].awake = false
-            world.bodies[i].velocity = .zero
-            world.bodies[i].angularVelocity = 0
-            world.updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance)
-        }
+        world.sleepAll()
         setRunning(false)
     }
 

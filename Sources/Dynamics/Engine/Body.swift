@@ -47,6 +47,12 @@ struct Body {
     /// Item group (0 = none): bodies of one group never collide with each other.
     var group: Int32 = 0
 
+    // Island membership (Engine/Island.swift): -1 for a static body, which belongs to no island.
+    /// The island the body belongs to.
+    var island: Int32 = -1
+    /// The body's position in its island's `bodies`.
+    var islandIndex: Int32 = -1
+
     var isDynamicAwake: Bool { awake && !isStatic }
 
     /// The center of mass in world coordinates.

@@ -4,8 +4,9 @@ extension PhysicsWorld {
     /// and buffered for pair finding. Sleeping and static bodies cost nothing.
     mutating func prepareProxies() {
         let spec = Tuning.speculativeDistance
-        // TODO(h-sets): walk `awakeBodies` instead of scanning every body.
-        for i in 0..<bodies.count where bodies[i].isDynamicAwake {
+        proxiesPreparedLastStep = awakeBodies.count
+        for slot in 0..<awakeBodies.count {
+            let i = Int(awakeBodies[slot])
             let b = bodies[i]
             let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
             let speed = min(b.velocity.length + accel.length * dt, Tuning.maxLinearSpeed)
@@ -27,20 +28,16 @@ extension PhysicsWorld {
         var list: [Int32] = []
         swap(&list, &awakeContacts)
         list.removeAll(keepingCapacity: true)
-        var awake = 0
         bodies.withUnsafeBufferPointer { bb in
             contactEdges.withUnsafeBufferPointer { eb in
                 contactHead.withUnsafeBufferPointer { hb in
-                    // TODO(h-sets): walk `awakeBodies` instead of scanning every body.
-                    for i in 0..<bb.count where bb[i].isDynamicAwake {
-                        awake += 1
-                        let i32 = Int32(i)
-                        var c = hb[i]
+                    for i in awakeBodies {
+                        var c = hb[Int(i)]
                         while c >= 0 {
                             let e = eb[Int(c)]
-                            let isA = e.bodyA == i32
+                            let isA = e.bodyA == i
                             let other = isA ? e.bodyB : e.bodyA
-                            if other < 0 || other > i32 || !bb[Int(other)].isDynamicAwake { list.append(c) }
+                            if other < 0 || other > i || !bb[Int(other)].isDynamicAwake { list.append(c) }
                             c = isA ? e.nextA : e.nextB
                         }
                     }
@@ -48,16 +45,13 @@ extension PhysicsWorld {
             }
         }
         swap(&list, &awakeContacts)
-        awakeContactsBodyCount = awake
+        awakeContactsBodyCount = awakeBodies.count
     }
 
     /// Brings `awakeContacts` up to date after islands woke bodies (bodies only wake between the contact
     /// update and the solve, so an unchanged awake count means an unchanged list).
     mutating func refreshAwakeContacts() {
-        // TODO(h-sets): `awakeBodies.count`.
-        var awake = 0
-        for i in 0..<bodies.count where bodies[i].isDynamicAwake { awake += 1 }
-        if awake != awakeContactsBodyCount { buildAwakeContacts() }
+        if awakeBodies.count != awakeContactsBodyCount { buildAwakeContacts() }
     }
 
     /// The contact phase of a step: pair events from the broad phase create contacts, then every contact with an

@@ -1,210 +1,191 @@
 extension PhysicsWorld {
-    /// One fixed step of `dt`: proxies, contacts, islands (waking what touches awake bodies), the soft-step
-    /// solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
+    /// One fixed step of `dt`: proxies, contacts (linking islands, waking what touches awake bodies), the
+    /// soft-step solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
+    /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
     mutating func step() {
         eventsThisStep = 0
+        normalizeAwakeSet()
         prepareProxies()
         updateContacts()
-        buildIslands()
-        // The solver's contacts: those of the bodies awake now (islands may have woken some).
+        normalizeAwakeSet()
+        // The solver's contacts: those of the bodies awake now (a contact may have woken an island).
         refreshAwakeContacts()
         solve()
         finalizeBodies()
         if sleepingEnabled { sleepIslands() }
-    }
-
-    // MARK: islands
-
-    @inline(__always) private mutating func root(_ i: Int) -> Int {
-        var r = i
-        while Int(parent[r]) != r { r = Int(parent[r]) }
-        var k = i
-        while Int(parent[k]) != r {
-            let next = Int(parent[k])
-            parent[k] = Int32(r)
-            k = next
-        }
-        return r
-    }
-
-    private mutating func union(_ a: Int, _ b: Int) {
-        let ra = root(a), rb = root(b)
-        if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
-    }
-
-    /// Groups movable bodies connected by touching contacts or joints; an island with an awake body wakes
-    /// whole, which is how a sleeping pile wakes up when something lands on it.
-    mutating func buildIslands() {
-        let n = bodies.count
-        parent.removeAll(keepingCapacity: true)
-        for i in 0..<n { parent.append(Int32(i)) }
-        for c in contacts where c.pointCount > 0 && c.bodyB >= 0 {
-            let a = Int(c.bodyA), b = Int(c.bodyB)
-            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
-        }
-        for j in joints where j.bodyB >= 0 {
-            let a = Int(j.bodyA), b = Int(j.bodyB)
-            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
-        }
-        for j in constraintJoints where j.bodyA >= 0 {
-            let a = Int(j.bodyA), b = Int(j.bodyB)
-            if !bodies[a].isStatic && !bodies[b].isStatic { union(a, b) }
-        }
-        islandAwake.removeAll(keepingCapacity: true)
-        islandAwake.append(contentsOf: repeatElement(false, count: n))
-        for i in 0..<n where bodies[i].isDynamicAwake { islandAwake[root(i)] = true }
-        for i in 0..<n where !bodies[i].isStatic && !bodies[i].awake && islandAwake[root(i)] {
-            bodies[i].awake = true
-        }
-    }
-
-    /// Puts to sleep every island whose bodies have all been resting for `Tuning.timeToSleep`.
-    mutating func sleepIslands() {
-        let n = bodies.count
-        islandSleep.removeAll(keepingCapacity: true)
-        islandSleep.append(contentsOf: repeatElement(Double.infinity, count: n))
-        for i in 0..<n where bodies[i].isDynamicAwake {
-            let r = root(i)
-            islandSleep[r] = min(islandSleep[r], bodies[i].sleepTime)
-        }
-        for i in 0..<n where bodies[i].isDynamicAwake && islandSleep[root(i)] >= Tuning.timeToSleep {
-            bodies[i].awake = false
-            bodies[i].velocity = .zero
-            bodies[i].angularVelocity = 0
-            updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance)
-        }
+        normalizeAwakeSet()
     }
 
     // MARK: solver
 
+    /// One solver state per awake body, in `awakeBodies` order, then the static dummy.
     private mutating func loadSolverBodies(h: Double) {
-        let n = bodies.count
         states.removeAll(keepingCapacity: true)
+        solverMass.removeAll(keepingCapacity: true)
+        turned.removeAll(keepingCapacity: true)
         motion.removeAll(keepingCapacity: true)
-        for i in 0..<n {
-            let b = bodies[i]
-            guard b.isDynamicAwake else {
-                states.append(SolverBody())
-                motion.append(BodyMotion())
-                continue
-            }
-            states.append(SolverBody(v: b.velocity, w: b.angularVelocity, invMass: b.invMass, invI: b.invInertia))
-            motion.append(BodyMotion(accel: clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration),
-                                     angularAccel: clampMagnitude(b.torque * b.invInertia, Tuning.maxAcceleration),
-                                     linearDampingFactor: 1 / (1 + h * b.linearDamping),
-                                     angularDampingFactor: 1 / (1 + h * b.angularDamping)))
+        for i in awakeBodies {
+            let b = bodies[Int(i)]
+            states.append(SolverBody(v: b.velocity, w: b.angularVelocity))
+            solverMass.append(SolverMass(invMass: b.invMass, invI: b.invInertia))
+            turned.append(0)
+            let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
+            motion.append(BodyMotion(accel: SIMD2(Float(accel.x), Float(accel.y)),
+                                     angularAccel: Float(clampMagnitude(b.torque * b.invInertia,
+                                                                        Tuning.maxAcceleration)),
+                                     linearDampingFactor: Float(1 / (1 + h * b.linearDamping)),
+                                     angularDampingFactor: Float(1 / (1 + h * b.angularDamping))))
         }
-        states.append(SolverBody())
+        states.append(.rest)
+        solverMass.append(SolverMass())
+        turned.append(0)
     }
 
+    /// The solver stages (Box2D v3's `b2SolverStage`s): prepare contacts (colour-major lanes) and joints, then
+    /// per sub-step integrate velocities, warm start, solve, integrate positions, relax; then restitution and
+    /// the impulses stored back. Within a stage: drags, joints, then the contacts colour by colour and the
+    /// overflow (so drags give way to everything, and joints to contacts, as before the colouring).
     mutating func solve() {
         let substeps = Tuning.substeps
         let h = dt / Double(substeps)
         loadSolverBodies(h: h)
         let contactHertz = min(Tuning.contactHertzCap, 0.25 / h)
-        let cctx = ContactSolverContext(
-            soft: Softness(hertz: contactHertz, zeta: Tuning.contactDampingRatio, h: h),
-            staticSoft: Softness(hertz: 2 * contactHertz, zeta: Tuning.contactDampingRatio, h: h), invH: 1 / h)
+        let soft = Softness(hertz: contactHertz, zeta: Tuning.contactDampingRatio, h: h)
+        let staticSoft = Softness(hertz: 2 * contactHertz, zeta: Tuning.contactDampingRatio, h: h)
         let jctx = JointSolverContext(
             jointSoft: Softness(hertz: 2 * contactHertz, zeta: Tuning.jointDampingRatio, h: h), invH: 1 / h)
-        let dummy = bodies.count
-        let maxW = Tuning.maxRotationPerSubstep / h
+        let dummy = awakeBodies.count
+        let maxW = Float(Tuning.maxRotationPerSubstep / h)
+        let invH = Float(1 / h)
         // Move the arrays into locals for the duration of the solve (no copy, no allocation) so that the
         // unsafe buffers do not overlap an access to `self`.
-        let bodyArray = bodies, awakeIDs = awakeContacts
-        var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
-        var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
-        var cc: [ContactConstraint] = [], rx: [RestitutionInput] = []
-        var colouring = ContactColouring()
-        swap(&colouring, &contactColouring)
-        defer { swap(&colouring, &contactColouring) }
-        swap(&saved, &savedImpulses)
-        swap(&cc, &constraints)
-        swap(&rx, &restitutionInputs)
-        defer { swap(&saved, &savedImpulses); swap(&cc, &constraints); swap(&rx, &restitutionInputs) }
-
-        swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
-        swap(&xs, &constraintJoints)
+        let bodyArray = bodies, slotArray = solverSlot, awakeIDs = awakeContacts
+        var st: [SolverBody] = [], sm: [SolverMass] = [], tu: [Double] = [], mo: [BodyMotion] = []
+        var cs: [Contact] = [], js: [Joint] = [], ms: [MouseJoint] = [], xs: [ConstraintJoint] = []
+        var solver = ContactSolver()
+        swap(&st, &states); swap(&sm, &solverMass); swap(&tu, &turned); swap(&mo, &motion)
+        swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints); swap(&xs, &constraintJoints)
+        swap(&solver, &contactSolver)
         defer {
-            swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
-            swap(&xs, &constraintJoints)
+            swap(&st, &states); swap(&sm, &solverMass); swap(&tu, &turned); swap(&mo, &motion)
+            swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints); swap(&xs, &constraintJoints)
+            swap(&solver, &contactSolver)
         }
+        let colours = ContactColouring.colourCount
         bodyArray.withUnsafeBufferPointer { bodyBuf in
-            st.withUnsafeMutableBufferPointer { sb in
-                mo.withUnsafeBufferPointer { mb in
-                    cs.withUnsafeMutableBufferPointer { cb in
-                        js.withUnsafeMutableBufferPointer { jb in
-                          ms.withUnsafeMutableBufferPointer { mj in
-                          xs.withUnsafeMutableBufferPointer { xb in
-                            let s = sb.baseAddress!
-                            prepareContacts(cb, awakeIDs, s, dummy: dummy, into: &cc, restitution: &rx)
-                            cc.withUnsafeMutableBufferPointer { kb in colouring.build(kb, s, bodySlots: dummy + 1) }
-                            prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
-                            prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)
-                            prepareConstraintJoints(xb, s, bodyBuf, dummy: dummy)
-                            cc.withUnsafeMutableBufferPointer { kb in
-                              rx.withUnsafeBufferPointer { rb in
-                                for _ in 0..<substeps {
-                                    integrateVelocities(s, mb, h: h, maxW: maxW)
-                                    warmStartMouseJoints(mj, s)
-                                    warmStartJoints(jb, s, dummy: dummy)
-                                    warmStartConstraintJoints(xb, s, dummy: dummy)
-                                    warmStartContactsWide(kb, s, dummy: dummy, colouring: colouring)
-                                    solveMouseJoints(mj, s)
-                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
-                                    solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: true)
-                                    solveContactsWide(kb, s, dummy: dummy, cctx, useBias: true, colouring: colouring)
-                                    integratePositions(s, count: dummy, h: h, maxW: maxW)
-                                    solveMouseJoints(mj, s)
-                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
-                                    solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
-                                    solveContactsWide(kb, s, dummy: dummy, cctx, useBias: false, colouring: colouring)
-                                }
-                                if needsRestitution(kb, rb) {
-                                    saveNormalImpulses(kb, into: &saved)
-                                    for _ in 0..<Tuning.restitutionIterations {
-                                        solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
-                                        solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
-                                        solveRestitution(kb, rb, s, dummy: dummy, invH: 1 / h)
-                                    }
-                                    restoreNormalImpulses(kb, from: saved)
-                                }
-                                storeImpulses(UnsafeBufferPointer(kb), cb)
-                              }
-                            }
-                          }
-                          }
-                        }
+        slotArray.withUnsafeBufferPointer { slots in
+        awakeIDs.withUnsafeBufferPointer { ids in
+        st.withUnsafeMutableBufferPointer { stb in
+        sm.withUnsafeBufferPointer { smb in
+        tu.withUnsafeMutableBufferPointer { tub in
+        mo.withUnsafeBufferPointer { mb in
+        cs.withUnsafeMutableBufferPointer { cb in
+        js.withUnsafeMutableBufferPointer { jb in
+        ms.withUnsafeMutableBufferPointer { mj in
+        xs.withUnsafeMutableBufferPointer { xb in
+            let sb = SolverBodies(state: stb.baseAddress!, mass: smb.baseAddress!, turned: tub.baseAddress!,
+                                  dummy: dummy)
+            let s = sb.state
+            prepareJoints(jb, sb, bodyBuf, solverSlot: slots, h: h)
+            prepareMouseJoints(mj, sb, bodyBuf, solverSlot: slots, h: h, invDt: stepHz)
+            prepareConstraintJoints(xb, sb, bodyBuf, solverSlot: slots)
+            solver.colouring.reset(slots: dummy + 1)
+            solver.colourJoints(jb, xb, sb)
+            solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
+            let starts = solver.chunkStarts, jointStarts = solver.jointStarts, jointOrder = solver.jointOrder
+            solver.chunks.withUnsafeMutableBufferPointer { kb in
+            solver.overflow.withUnsafeMutableBufferPointer { ob in
+            jointOrder.withUnsafeBufferPointer { jo in
+                // Drags first (they give way to everything), then colour by colour the colour's joints and then
+                // its contacts (Box2D's stage order), then the overflow's joints and contacts.
+                @inline(__always) func relaxOrSolve(useBias: Bool) {
+                    solveMouseJoints(mj, sb)
+                    for k in 0..<colours {
+                        solveColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb, jctx, h: h,
+                                            useBias: useBias)
+                        solveContacts(kb, starts[k] ..< starts[k + 1], s, invH: invH, useBias: useBias)
                     }
+                    solveColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb, jctx, h: h,
+                                        useBias: useBias)
+                    for o in 0..<ob.count { solveContact(&ob[o], s, invH: invH, useBias: useBias) }
+                    sb.resetDummy()
+                }
+                for _ in 0..<substeps {
+                    integrateVelocities(sb, mb, h: Float(h), maxW: maxW)
+                    warmStartMouseJoints(mj, sb)
+                    for k in 0..<colours {
+                        warmStartColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb)
+                        warmStartContacts(kb, starts[k] ..< starts[k + 1], s)
+                    }
+                    warmStartColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb)
+                    for o in 0..<ob.count { warmStartContact(ob[o], s) }
+                    sb.resetDummy()
+                    relaxOrSolve(useBias: true)
+                    integratePositions(sb, count: dummy, h: h, maxW: maxW)
+                    relaxOrSolve(useBias: false)
                 }
             }
+            }
+            }
+            if solver.needsRestitution() {
+                solver.saveNormalImpulses()
+                solver.chunks.withUnsafeMutableBufferPointer { kb in
+                solver.overflow.withUnsafeMutableBufferPointer { ob in
+                    for _ in 0..<Tuning.restitutionIterations {
+                        solveJoints(jb, sb, jctx, useBias: false)
+                        solveConstraintJoints(xb, sb, jctx, h: h, useBias: false)
+                        for i in 0..<kb.count { restitutionChunk(kb.baseAddress! + i, s, invH: invH) }
+                        for o in 0..<ob.count { restitutionContact(&ob[o], s, dummy: dummy, invH: invH) }
+                        sb.resetDummy()
+                    }
+                }
+                }
+                solver.restoreNormalImpulses()
+            }
+            solver.storeImpulses(cb)
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
         }
     }
 
-    /// Writes the solver's results back into the bodies, confines bodies to their reference bounds, updates
-    /// sleep timers and clears the per-step forces.
+    /// Writes the solver's results back into the awake bodies, confines them to their reference bounds,
+    /// updates sleep timers, clears the per-step forces, and stamps every island that still has a moving body
+    /// (picking the split candidate for `sleepIslands`). Only awake bodies carry forces (pushes and fields
+    /// wake what they act on), so sleeping and static bodies are not visited.
     mutating func finalizeBodies() {
         let tol = Tuning.sleepLinearTolerance
         let maxW = Tuning.maxRotationPerSubstep * stepHz * Double(Tuning.substeps)
-        for i in 0..<bodies.count {
-            bodies[i].force = .zero
-            bodies[i].torque = 0
-            let keepAwake = bodies[i].keepAwake
-            bodies[i].keepAwake = false
-            guard bodies[i].isDynamicAwake else { continue }
-            let s = states[i]
+        sleepStamp &+= 1
+        splitCandidate = -1
+        splitSleepTime = 0
+        bodiesFinalizedLastStep = awakeBodies.count
+        for slot in 0..<awakeBodies.count {
+            let i = Int(awakeBodies[slot])
+            let s = states[slot], da = turned[slot]
             var b = bodies[i]
+            let keepAwake = b.keepAwake
+            b.force = .zero
+            b.torque = 0
+            b.keepAwake = false
             if b.localCentroid == .zero {
                 b.center = b.center + s.dp
-                if s.da != 0 {
-                    b.angle += s.da
+                if da != 0 {
+                    b.angle += da
                     b.rot = Rot(angle: b.angle)
                 }
             } else {
                 // The solver moved the center of mass and turned about it; the item's center follows.
                 let com = b.centerOfMass + s.dp
-                if s.da != 0 {
-                    b.angle += s.da
+                if da != 0 {
+                    b.angle += da
                     b.rot = Rot(angle: b.angle)
                 }
                 b.center = com - b.rot.rotate(b.localCentroid)
@@ -221,6 +202,16 @@ extension PhysicsWorld {
                 b.sleepTime += dt
             }
             bodies[i] = b
+            // Any moving body keeps its island awake; a resting one in an island that may have come apart
+            // makes it a split candidate (the one resting longest, ties to the higher id, as in Box2D).
+            let k = Int(b.island)
+            if b.sleepTime < Tuning.timeToSleep {
+                islands[k].movingStamp = sleepStamp
+            } else if islands[k].pendingRemovals > 0
+                        && (b.sleepTime > splitSleepTime || (b.sleepTime == splitSleepTime && Int32(k) > splitCandidate)) {
+                splitCandidate = Int32(k)
+                splitSleepTime = b.sleepTime
+            }
         }
     }
 
@@ -243,34 +234,6 @@ extension PhysicsWorld {
             } else {
                 b.center.y = 0.5 * (r.minY + r.maxY)
             }
-        }
-    }
-}
-
-private func integrateVelocities(_ s: UnsafeMutablePointer<SolverBody>, _ m: UnsafeBufferPointer<BodyMotion>,
-                                 h: Double, maxW: Double) {
-    for i in 0..<m.count where s[i].invMass > 0 {
-        let mo = m[i]
-        var v = (s[i].v + mo.accel * h) * mo.linearDampingFactor
-        v = clampLength(v, Tuning.maxLinearSpeed)
-        s[i].v = v
-        if s[i].invI > 0 {
-            s[i].w = clampMagnitude((s[i].w + mo.angularAccel * h) * mo.angularDampingFactor, maxW)
-        }
-    }
-}
-
-private func integratePositions(_ s: UnsafeMutablePointer<SolverBody>, count: Int, h: Double, maxW: Double) {
-    for i in 0..<count where s[i].invMass > 0 {
-        let v = clampLength(s[i].v, Tuning.maxLinearSpeed)
-        s[i].v = v
-        s[i].dp = s[i].dp + v * h
-        let w = s[i].w
-        if w != 0 {
-            let wc = clampMagnitude(w, maxW)
-            s[i].w = wc
-            s[i].dq = s[i].dq.integrated(by: h * wc)
-            s[i].da += h * wc
         }
     }
 }

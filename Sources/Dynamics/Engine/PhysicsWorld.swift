@@ -66,6 +66,34 @@ struct PhysicsWorld {
     /// At most this many events are recorded per step (a pile collapsing at once cannot flood a listener).
     static let maxEventsPerStep = 4_096
 
+    // The awake set (Engine/AwakeSet.swift) and the islands (Engine/Island.swift, PhysicsWorld+Islands.swift).
+    /// Indices of the awake movable bodies, ascending (at every step stage; commands may append between steps).
+    var awakeBodies: [Int32] = []
+    /// Per body: its index in `awakeBodies`, which is its slot in the solver's state array; -1 when static or
+    /// asleep. Current at every step stage (`normalizeAwakeSet`).
+    var solverSlot: [Int32] = []
+    /// Bodies were appended to `awakeBodies` since it was last sorted.
+    var awakeSetUnsorted = false
+    /// `solverSlot` must be recomputed from `awakeBodies`.
+    var solverSlotsStale = false
+    /// Island storage, indexed by island id; freed ids are reused from `freeIslands`.
+    var islands: [Island] = []
+    var freeIslands: [Int32] = []
+    /// Ids of the awake islands.
+    var awakeIslands: [Int32] = []
+    /// Counts sleep checks; an island stamped with the current value had a moving body.
+    var sleepStamp: UInt32 = 0
+    /// The island to split at this step's sleep check (-1: none): the one with pending removals whose
+    /// sleepiest body has rested longest (ties: the higher id), as Box2D picks it.
+    var splitCandidate: Int32 = -1
+    var splitSleepTime = 0.0
+    /// Sorted keys (`linkKey`) of the joints that link two movable bodies, as of the last `jointsChanged()`.
+    var jointLinks: [Int64] = []
+    /// Bodies finalized by the last step (= the awake set's size then): what tests check sleeping costs.
+    var bodiesFinalizedLastStep = 0
+    /// Proxies grown by the last step's `prepareProxies`.
+    var proxiesPreparedLastStep = 0
+
     /// Per body: its tight box grown by `expansion` (how far it may move this step), the box its proxy's fat
     /// box must contain.
     var boxes: [AABB] = []
@@ -73,26 +101,22 @@ struct PhysicsWorld {
     // Scratch reused every step.
     var pairs: [ProxyPair] = []
     var contactChanges: [ContactChange] = []
+    /// Union-find parents over an island's bodies while it is split.
+    var splitParent: [Int32] = []
+    /// Island id of each component root while an island is split.
+    var splitTarget: [Int32] = []
+    var jointLinkScratch: [Int64] = []
+    // The solver's per-step arrays, by slot (`states[awakeBodies.count]` is the static dummy,
+    // Engine/SolverBody.swift), kept between steps for their capacity.
     var states: [SolverBody] = []
+    var solverMass: [SolverMass] = []
+    var turned: [Double] = []
     var motion: [BodyMotion] = []
-    var parent: [Int32] = []
-    var islandAwake: [Bool] = []
-    var islandSleep: [Double] = []
-    var savedImpulses: [Double] = []
-    var constraints: [ContactConstraint] = []
-    var restitutionInputs: [RestitutionInput] = []
-    /// The step's colouring of `constraints`, kept between steps for its capacity.
-    var contactColouring = ContactColouring()
+    var contactSolver = ContactSolver()
 
     init(stepHz: Double) {
         self.stepHz = stepHz
         self.dt = 1 / stepHz
-    }
-
-    var awakeCount: Int {
-        var n = 0
-        for b in bodies where b.isDynamicAwake { n += 1 }
-        return n
     }
 
     // MARK: bodies
@@ -113,19 +137,22 @@ struct PhysicsWorld {
                         localCentroid: g.centroid)
         bodies.append(body)
         infos.append(info)
+        solverSlot.append(-1)
         contactHead.append(-1)
         bodyProxy.append(-1)
         boxes.append(AABB(minX: 0, minY: 0, maxX: 0, maxY: 0))
         expansion.append(0)
         let i = bodies.count - 1
-        configure(i, info.properties)
+        configure(i, info.properties, isNew: true)
         bodyFilters.append(BodyFilter(bodies[i]))
         updateGeometry(i, expansion: 0.5 * Tuning.speculativeDistance)
         bodyProxy[i] = broadPhase.createProxy(boxes[i], owner: Int32(i), isStatic: bodies[i].isStatic)
     }
 
-    /// Applies item properties (mass, inertia, static/rotation flags, material) to body `i`.
-    mutating func configure(_ i: Int, _ p: ItemProperties) {
+    /// Applies item properties (mass, inertia, static/rotation flags, material) to body `i`; a body that
+    /// becomes movable gets an island of its own (linked to what it touches), one that becomes static leaves
+    /// its island. `isNew`: the body was just added (nothing can touch it or be joined to it yet).
+    mutating func configure(_ i: Int, _ p: ItemProperties, isNew: Bool = false) {
         let mass = p.density * infos[i].geometry.mass.area / 10_000
         infos[i].properties = p
         infos[i].mass = mass
@@ -141,6 +168,7 @@ struct PhysicsWorld {
         bodies[i].friction = p.friction
         bodies[i].linearDamping = p.resistance
         bodies[i].angularDamping = p.angularResistance
+        updateIslandMembership(i, isNew: isNew)
     }
 
     /// Removes body `i`, reporting ended contacts and re-indexing contacts and joints. The caller has already
@@ -149,6 +177,7 @@ struct PhysicsWorld {
     mutating func removeBody(at r: Int) {
         let r32 = Int32(r)
         while contactHead[r] >= 0 { destroyContact(contactHead[r]) }
+        if bodies[r].island >= 0 { leaveIsland(r) }
         broadPhase.destroyProxy(bodyProxy[r])
         for k in 0..<contacts.count where contacts[k].bodyA >= 0 {
             if contacts[k].bodyA > r32 { contacts[k].bodyA -= 1; contactEdges[k].bodyA -= 1 }
@@ -168,6 +197,8 @@ struct PhysicsWorld {
         for k in 0..<mouseJoints.count where mouseJoints[k].body > r32 { mouseJoints[k].body -= 1 }
         bodies.remove(at: r)
         infos.remove(at: r)
+        solverSlot.remove(at: r)
+        shiftBodyIndices(after: r)
         rebuildVertexPools()
     }
 
@@ -188,6 +219,7 @@ struct PhysicsWorld {
         bodyFilters.removeAll()
         boxes.removeAll()
         expansion.removeAll()
+        removeAllIslands()
         rebuildVertexPools()
     }
 
@@ -203,15 +235,6 @@ struct PhysicsWorld {
         worldNormals = localNormals
         // The vertex pools moved: world vertices again (proxies keep their fat boxes, nothing moved).
         for i in 0..<bodies.count { updateGeometry(i, expansion: expansion[i]) }
-    }
-
-    mutating func wake(_ i: Int) {
-        bodies[i].awake = true
-        bodies[i].sleepTime = 0
-    }
-
-    mutating func wakeAll() {
-        for i in 0..<bodies.count { wake(i) }
     }
 
     // MARK: geometry
@@ -312,13 +335,4 @@ struct PhysicsWorld {
             droppedEvents += 1
         }
     }
-}
-
-/// Per-step integration inputs of one body, kept apart from `SolverBody` so that the contact solver's
-/// working set stays small.
-struct BodyMotion {
-    var accel = Vec2.zero
-    var angularAccel = 0.0
-    var linearDampingFactor = 1.0
-    var angularDampingFactor = 1.0
 }
