@@ -142,11 +142,13 @@ struct LaneSoftness {
 /// One chunk's solve (`useBias`) or relax pass (Box2D v3's `b2SolveContactTwoPointsTask`): both points' normal
 /// impulses one after the other, then both points' friction. Two points are solved one after the other, as
 /// Box2D v3 does, except where both are still apart by more than `Tuning.linearSlop` (a fast item arriving):
-/// those lanes are solved as one rigid 2×2 problem (`solveChunkWithBlock`), so the item arrives flat instead of being spun point by point through a
-/// thin wall (docs/ENGINE.md, "Contact solver"). Written flat, on locals, so that the velocities stay in
-/// registers; the chunk is read and written in place through its pointer, field by field. `LanePair` holds
-/// the same arithmetic for the rarer passes (block lanes, restitution).
-@inline(__always)
+/// those lanes are solved as one rigid 2×2 problem (`solveChunkWithBlock`), so the item arrives flat instead
+/// of being spun point by point through a thin wall (docs/ENGINE.md, "Contact solver"). Written flat, on
+/// locals, so that the velocities stay in registers; the chunk is read and written in place through its
+/// pointer, field by field. `LanePair` holds the same arithmetic for the rarer passes (block lanes,
+/// restitution). Not inlined into the colour loop: inlined there, the function grew past the optimizer's
+/// inlining budget and one point's normal impulse stayed a call.
+@inline(never)
 func solveChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float,
                 useBias: Bool) {
     let A = LaneBodies(s, c.pointee.slotA), B = LaneBodies(s, c.pointee.slotB)
@@ -162,8 +164,45 @@ func solveChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePoint
     var v = LaneVelocities(A, B)
     var soft = LaneSoftness(rigid: ())
     if useBias { soft = LaneSoftness(c) }
-    normalImpulse(&v, p1, sep1, k, soft, invH: invH, useBias: useBias)
-    normalImpulse(&v, p2, sep2, k, soft, invH: invH, useBias: useBias)
+    // `normalImpulse` for both points, written out: as two calls, the optimizer (past its inlining budget for
+    // this function) kept one out of line, a call that spills the velocities every chunk.
+    let zero = FloatW(repeating: 0), maxPush = FloatW(repeating: -Float(Tuning.contactPushMaxVelocity))
+    do {
+        let apart = sep1 .> 0
+        var bias = useBias ? laneMax(soft.biasRate * sep1, maxPush) : zero
+        bias.replace(with: sep1 * invH, where: apart)
+        let massScale = soft.massScale.replacing(with: 1, where: apart)
+        let impulseScale = soft.impulseScale.replacing(with: 0, where: apart)
+        let rAx = p1.pointee.anchorAX, rAy = p1.pointee.anchorAY, rBx = p1.pointee.anchorBX, rBy = p1.pointee.anchorBY
+        let dvx = (v.vBx - v.wB * rBy) - (v.vAx - v.wA * rAy)
+        let dvy = (v.vBy + v.wB * rBx) - (v.vAy + v.wA * rAx)
+        let vn = dvx * k.nx + dvy * k.ny
+        let old = p1.pointee.normalImpulse
+        var impulse = -p1.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
+        let newImpulse = laneMax(old + impulse, zero)
+        impulse = newImpulse - old
+        p1.pointee.normalImpulse = newImpulse
+        p1.pointee.maxNormalImpulse = laneMax(p1.pointee.maxNormalImpulse, impulse)
+        v.apply(k, rAx, rAy, rBx, rBy, k.nx * impulse, k.ny * impulse)
+    }
+    do {
+        let apart = sep2 .> 0
+        var bias = useBias ? laneMax(soft.biasRate * sep2, maxPush) : zero
+        bias.replace(with: sep2 * invH, where: apart)
+        let massScale = soft.massScale.replacing(with: 1, where: apart)
+        let impulseScale = soft.impulseScale.replacing(with: 0, where: apart)
+        let rAx = p2.pointee.anchorAX, rAy = p2.pointee.anchorAY, rBx = p2.pointee.anchorBX, rBy = p2.pointee.anchorBY
+        let dvx = (v.vBx - v.wB * rBy) - (v.vAx - v.wA * rAy)
+        let dvy = (v.vBy + v.wB * rBx) - (v.vAy + v.wA * rAx)
+        let vn = dvx * k.nx + dvy * k.ny
+        let old = p2.pointee.normalImpulse
+        var impulse = -p2.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
+        let newImpulse = laneMax(old + impulse, zero)
+        impulse = newImpulse - old
+        p2.pointee.normalImpulse = newImpulse
+        p2.pointee.maxNormalImpulse = laneMax(p2.pointee.maxNormalImpulse, impulse)
+        v.apply(k, rAx, rAy, rBx, rBy, k.nx * impulse, k.ny * impulse)
+    }
     let friction = c.pointee.friction
     frictionImpulse(&v, p1, k, friction)
     frictionImpulse(&v, p2, k, friction)
@@ -209,29 +248,6 @@ struct LaneConstants {
         let y = dpy + (B.qs * rBx + B.qc * rBy) - (A.qs * rAx + A.qc * rAy)
         return (x * nx + y * ny) + p.pointee.adjustedSeparation
     }
-}
-
-/// `LanePair.normal` on `LaneVelocities`.
-@inline(__always)
-func normalImpulse(_ v: inout LaneVelocities, _ p: UnsafeMutablePointer<LanePoint>, _ sep: FloatW,
-                   _ k: LaneConstants, _ soft: LaneSoftness, invH: Float, useBias: Bool) {
-    let zero = FloatW(repeating: 0)
-    let apart = sep .> 0
-    var bias = useBias ? laneMax(soft.biasRate * sep, FloatW(repeating: -Float(Tuning.contactPushMaxVelocity))) : zero
-    bias.replace(with: sep * invH, where: apart)
-    let massScale = soft.massScale.replacing(with: 1, where: apart)
-    let impulseScale = soft.impulseScale.replacing(with: 0, where: apart)
-    let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
-    let dvx = (v.vBx - v.wB * rBy) - (v.vAx - v.wA * rAy)
-    let dvy = (v.vBy + v.wB * rBx) - (v.vAy + v.wA * rAx)
-    let vn = dvx * k.nx + dvy * k.ny
-    let old = p.pointee.normalImpulse
-    var impulse = -p.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
-    let newImpulse = laneMax(old + impulse, zero)
-    impulse = newImpulse - old
-    p.pointee.normalImpulse = newImpulse
-    p.pointee.maxNormalImpulse = laneMax(p.pointee.maxNormalImpulse, impulse)
-    v.apply(k, rAx, rAy, rBx, rBy, k.nx * impulse, k.ny * impulse)
 }
 
 /// `LanePair.friction` on `LaneVelocities`.
