@@ -78,6 +78,7 @@ func makeConstraint(_ c: Contact, id: Int, _ ia: Int, _ ib: Int, _ b: SolverBodi
     cc.biasRate = Float(sf.biasRate)
     cc.massScale = Float(sf.massScale)
     cc.impulseScale = Float(sf.impulseScale)
+    let bounces = c.restitution > 0
     let vA = b.state[ia].v, wA = b.state[ia].w, vB = b.state[ib].v, wB = b.state[ib].w
     @inline(__always) func prep(_ src: ContactPoint) -> ConstraintPoint {
         var p = ConstraintPoint()
@@ -96,8 +97,11 @@ func makeConstraint(_ c: Contact, id: Int, _ ia: Int, _ ib: Int, _ b: SolverBodi
         p.tangentMass = kT > 0 ? Float(1 / kT) : 0
         p.adjustedSeparation = Float(src.baseSeparation - (rB - rA).dot(n))
         p.startSeparation = Float(src.baseSeparation)
-        let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-        p.relativeVelocity = Float(n.dot(dv))
+        // Only restitution reads the approach speed, and only where the contact bounces at all.
+        if bounces {
+            let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
+            p.relativeVelocity = Float(n.dot(dv))
+        }
         return p
     }
     cc.p1 = prep(c.p0)
