@@ -241,7 +241,10 @@ struct PhysicsWorld {
 
     /// Recomputes the world-space vertices of body `i` and its box grown by `expansion`, and moves its proxy
     /// (reinserted and buffered for pair finding only when the box left the fat box).
-    mutating func updateGeometry(_ i: Int, expansion e: Double) {
+    ///
+    /// `sweep` is how far the body is predicted to move this step (its part of `e`): the box covers the sweep
+    /// and is grown by the rest of `e` on every side, so everything the body can reach this step is inside.
+    mutating func updateGeometry(_ i: Int, expansion e: Double, sweep: Vec2 = .zero) {
         let b = bodies[i]
         var box: AABB
         if b.isCircle {
@@ -257,10 +260,15 @@ struct PhysicsWorld {
                 box.maxX = max(box.maxX, v.x); box.maxY = max(box.maxY, v.y)
             }
         }
-        box.minX -= e; box.minY -= e; box.maxX += e; box.maxY += e
+        // Swept along the predicted motion, grown on every side by what is left of the margin (the speculative
+        // distance and the turn), rather than grown by the whole margin on every side: a fast body's box stays
+        // a thin sweep instead of a square, so its pair count does not grow with the square of its speed.
+        let g = max(e - sweep.length, 0)
+        box.minX += min(sweep.x, 0) - g; box.maxX += max(sweep.x, 0) + g
+        box.minY += min(sweep.y, 0) - g; box.maxY += max(sweep.y, 0) + g
         boxes[i] = box
         expansion[i] = e
-        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box, displacement: b.velocity * dt) }
+        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box, displacement: sweep) }
     }
 
     /// A boundary segment's tight box: the segment grown by the speculative margin it collides with.
