@@ -219,3 +219,40 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     runUntilAsleep(a, maxSteps: 6000)
     #expect(setsAreConsistent(a))
 }
+
+@Test func aFieldKeepsOnlyTheItemsItMovesAwake() throws {
+    let a = makeWorld()
+    let pile = try addPyramid(a, x: 200, rows: 4)
+    let lone = try a.addItem(width: 40, height: 40, center: Vec2(650, 580))
+    runUntilAsleep(a)
+    // A vortex around the lone box only: adding it wakes everything, then the pile (outside its region) falls
+    // asleep again while the box it turns stays awake, alone in the step.
+    var vortex = FieldBehavior(kind: .vortex, position: Vec2(650, 580), strength: 0.5)
+    vortex.region = .circle(radius: 60)
+    _ = try a.add(vortex)
+    #expect(pile.allSatisfy { isAwake(a, $0) })
+    for _ in 0..<120 { a.step() }
+    #expect(a.isRunning)
+    #expect(pile.allSatisfy { !isAwake(a, $0) })
+    #expect(isAwake(a, lone))
+    #expect(a.world.bodiesFinalizedLastStep == 1)
+}
+
+@Test func anchoringTheMiddleOfAStackSplitsItsIsland() throws {
+    let a = makeWorld()
+    let bottom = try a.addItem(width: 40, height: 40, center: Vec2(400, 580), properties: .init(friction: 0.6))
+    let middle = try a.addItem(width: 40, height: 40, center: Vec2(400, 540), properties: .init(friction: 0.6))
+    let top = try a.addItem(width: 40, height: 40, center: Vec2(400, 500), properties: .init(friction: 0.6))
+    runUntilAsleep(a)
+    #expect(island(a, bottom) == island(a, top))
+    var p = a.item(middle)!.properties
+    p.anchored = true
+    try a.setProperties(middle, p)
+    #expect(island(a, middle) == -1)
+    runUntilAsleep(a)
+    #expect(!a.isRunning)
+    #expect(island(a, bottom) != island(a, top))
+    try a.wake(item: top)
+    #expect(isAwake(a, top))
+    #expect(!isAwake(a, bottom))
+}
