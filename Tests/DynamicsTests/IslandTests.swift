@@ -164,7 +164,15 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     for c in w.contacts where c.pointCount > 0 && !linked(c.bodyA, c.bodyB) { return false }
     for j in w.joints where !linked(j.bodyA, j.bodyB) { return false }
     for j in w.constraintJoints where !linked(j.bodyA, j.bodyB) { return false }
-    return true
+    // The awake joints: exactly those with an awake body, ascending.
+    func awake(_ b: Int32) -> Bool { b >= 0 && w.bodies[Int(b)].isDynamicAwake }
+    a.world.buildAwakeJoints()
+    let joints = w.joints.indices.filter { awake(w.joints[$0].bodyA) || awake(w.joints[$0].bodyB) }
+    let constraintJoints = w.constraintJoints.indices.filter {
+        awake(w.constraintJoints[$0].bodyA) || awake(w.constraintJoints[$0].bodyB)
+    }
+    return a.world.awakeJointIDs == joints.map { Int32($0) }
+        && a.world.awakeConstraintJointIDs == constraintJoints.map { Int32($0) }
 }
 
 @Test func randomCommandsKeepTheAwakeSetAndIslandsConsistent() throws {
@@ -255,4 +263,30 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     try a.wake(item: top)
     #expect(isAwake(a, top))
     #expect(!isAwake(a, bottom))
+}
+
+@Test func aSleepingChainOfPinnedItemsIsNotSolved() throws {
+    let a = makeWorld()
+    var links: [ItemID] = []
+    // Hanging straight down from a pin, so it starts at rest.
+    for k in 0..<8 {
+        links.append(try a.addItem(width: 10, height: 30, center: Vec2(100, 100 + Double(k) * 30),
+                                   properties: .init(resistance: 1, angularResistance: 1)))
+    }
+    _ = try a.add(PinAttachmentBehavior(item: links[0], point: Vec2(100, 85)))
+    for k in 1..<links.count {
+        _ = try a.add(PinAttachmentBehavior(item: links[k], otherItem: links[k - 1], point: Vec2(100, 85 + Double(k) * 30)))
+    }
+    let lone = try a.addItem(width: 40, height: 40, center: Vec2(650, 580))
+    a.step()
+    #expect(a.world.awakeConstraintJointIDs.count == links.count)
+    runUntilAsleep(a, maxSteps: 6000)
+    #expect(!a.isRunning)
+    var push = PushBehavior(items: [lone], mode: .continuous)
+    push.magnitude = 0.05
+    _ = try a.add(push)
+    for _ in 0..<10 { a.step() }
+    // The hanging chain sleeps: none of its joints is handed to the solver while the lone box moves.
+    #expect(a.world.awakeConstraintJointIDs.isEmpty)
+    #expect(a.world.bodiesFinalizedLastStep == 1)
 }

@@ -86,6 +86,7 @@ extension PhysicsWorld {
         for key in keys { linkBodies(Int(key >> 32), Int(key & 0xFFFF_FFFF)) }
         swap(&keys, &jointLinks)
         swap(&keys, &jointLinkScratch)
+        rebuildJointAdjacency()
     }
 
     // MARK: membership

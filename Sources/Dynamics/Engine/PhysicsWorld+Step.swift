@@ -8,6 +8,8 @@ extension PhysicsWorld {
         prepareProxies()
         updateContacts()
         normalizeAwakeSet()
+        // The solver's joints: those of the bodies awake now (a contact may have woken an island).
+        buildAwakeJoints()
         // The solver's contacts: those of the bodies awake now (a contact may have woken an island).
         refreshAwakeContacts()
         solve()
