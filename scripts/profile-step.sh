@@ -22,9 +22,9 @@ steps=200
 for ((k = 0; k < ${#args[@]}; k++)); do [ "${args[$k]}" = --steps ] && steps="${args[$((k + 1))]}"; done
 callgrind_annotate --inclusive=no --auto=no --threshold=100 "$out" | awk -v steps="$steps" -v file="$out" '
 function stage(f) {
-    if (f ~ /solveContacts/) return "contact solve"
+    if (f ~ /solveContacts|solveChunk|LanePair|LaneBodies/) return "contact solve (gather, scatter, lanes)"
     if (f ~ /warmStartContacts/) return "contact warm start"
-    if (f ~ /prepareContacts/) return "contact prepare"
+    if (f ~ /prepareContacts|ContactSolverV7prepare|makeConstraint|ContactColouring|ContactChunk/) return "contact prepare, colouring"
     if (f ~ /Restitution/) return "restitution"
     if (f ~ /Joints|JointSolver/) return "joints"
     if (f ~ /integrateVelocities|integratePositions/) return "integrate"

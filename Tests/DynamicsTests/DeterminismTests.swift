@@ -59,4 +59,9 @@ private func busyScene() throws -> DynamicAnimator {
 /// Re-pinned when contacts became persistent, created and destroyed by the broad phase's pair events
 /// (docs/ENGINE.md, "Broad phase"): contacts are solved in awake-contact order (awake bodies ascending, each
 /// body's contact list) rather than grid pair order, and exist for overlapping fat boxes.
-private let pinnedHash: UInt64 = 13_810_273_687_627_299_943
+/// Re-pinned when the solver came to work in Float (32-byte body states, Float constraints in SIMD4<Float>
+/// lanes stored colour by colour; docs/ENGINE.md, "Precision") and two-point contacts came to be solved point
+/// by point except while both are apart by more than the slop (docs/ENGINE.md, "Contact solver"), and when
+/// the joints came to be coloured with the contacts and solved colour by colour before them (Box2D's stage
+/// order; drags still first).
+private let pinnedHash: UInt64 = 15_515_544_086_057_621_945

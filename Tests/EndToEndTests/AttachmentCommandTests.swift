@@ -22,9 +22,20 @@ extension EndToEnd {
             let moved = Point(anchor.x + 200, anchor.y)
             _ = try #require(try client.ack(.anchor(attachment: id, x: moved.x, y: moved.y), id: 2))
             #expect(client.scene(after: scenes)?.attachments.first?.anchor == moved)
-            let after = try #require(try client.step(90, id: 3)?.body(rod.body))
-            #expect(after.x > settled.x + 100, "the item followed the anchor: x \(settled.x) -> \(after.x)")
-            #expect(abs(distance(after.world(rod.offset), moved) - rod.length) < 1.5, "still at the rod's length")
+            // The item swings about the moved anchor (a rod pendulum with no resistance keeps swinging, and in
+            // this 800 pt room it strikes the right wall), so where it is at one instant depends on the phase:
+            // sample it every 10 steps for 1.5 s and check how far right it got and that the rod held throughout.
+            // The rod is a soft constraint: while the item swings hard and strikes the wall it gives a little
+            // (under 2% of its length), and it is back at its length once the swing calms.
+            var furthest = -Double.infinity
+            var last = settled
+            for k in 0..<9 {
+                last = try #require(try client.step(10, id: 3 + k)?.body(rod.body))
+                furthest = max(furthest, last.x)
+                #expect(abs(distance(last.world(rod.offset), moved) - rod.length) < 3, "near the rod's length")
+            }
+            #expect(abs(distance(last.world(rod.offset), moved) - rod.length) < 1.5, "at the rod's length")
+            #expect(furthest > settled.x + 150, "the item followed the anchor: x \(settled.x) -> at most \(furthest)")
             withExtendedLifetime(server) {}
         }
 

@@ -21,197 +21,272 @@ struct Softness {
     }
 }
 
-/// Velocity and position deltas of one body during a step; index `count` of the array is a static dummy
-/// that stands for boundary segments. Sleeping and static bodies have zero inverse mass here.
-struct SolverBody {
-    var v = Vec2.zero
-    var w = 0.0
-    var dp = Vec2.zero
-    var dq = Rot.identity
-    /// Angle turned so far this step (kept separately so that a body that never turns keeps its exact angle).
-    var da = 0.0
-    var invMass = 0.0
-    var invI = 0.0
-}
+/// One side's state in the scalar contact solve.
+private struct ScalarBody {
+    var vx: Float, vy: Float, w: Float
+    let dpx: Float, dpy: Float, qc: Float, qs: Float
 
-/// Shared per-step parameters of the contact solver.
-struct ContactSolverContext {
-    var soft: Softness
-    var staticSoft: Softness
-    var invH: Double
-}
+    @inline(__always) init(_ b: SolverBody) {
+        vx = b.velocity.x; vy = b.velocity.y; w = b.velocity.z
+        dpx = b.delta.x; dpy = b.delta.y; qc = b.delta.z; qs = b.delta.w
+    }
 
-@inline(__always) private func tangentOf(_ n: Vec2) -> Vec2 { Vec2(n.y, -n.x) }
-
-/// A body slot in the solver arrays; a missing body (-1: a boundary) maps to the static `dummy` slot.
-@inline(__always) func solverIndex(_ b: Int32, _ dummy: Int) -> Int { b < 0 ? dummy : Int(b) }
-
-/// Builds the step's constraints from the active contacts among `ids` (the world's `awakeContacts`, in that
-/// order) and the restitution inputs.
-func prepareContacts(_ contacts: UnsafeMutableBufferPointer<Contact>, _ ids: [Int32],
-                     _ s: UnsafeMutablePointer<SolverBody>,
-                     dummy: Int, into out: inout [ContactConstraint], restitution extra: inout [RestitutionInput]) {
-    out.removeAll(keepingCapacity: true)
-    extra.removeAll(keepingCapacity: true)
-    for id in ids {
-        let k = Int(id)
-        let ia = Int(contacts[k].bodyA), ib = solverIndex(contacts[k].bodyB, dummy)
-        let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
-        let isActive = (mA > 0 || iA > 0 || mB > 0 || iB > 0) && contacts[k].pointCount > 0
-        guard isActive else { continue }
-        let c = contacts[k]
-        var cc = ContactConstraint()
-        cc.bodyA = Int32(ia)
-        cc.bodyB = Int32(ib)
-        cc.contact = Int32(k)
-        cc.pointCount = UInt8(c.pointCount)
-        cc.friction = c.friction
-        cc.againstStatic = mA == 0 || mB == 0
-        var rin = RestitutionInput()
-        rin.restitution = c.restitution
-        let n = c.normal, t = tangentOf(n)
-        cc.normal = n
-        let vA = s[ia].v, wA = s[ia].w, vB = s[ib].v, wB = s[ib].w
-        @inline(__always) func prep(_ src: ContactPoint, _ p: inout ConstraintPoint, _ relativeVelocity: inout Double) {
-            let rA = src.anchorA, rB = src.anchorB
-            p.anchorA = rA
-            p.anchorB = rB
-            p.normalImpulse = src.normalImpulse
-            p.tangentImpulse = src.tangentImpulse
-            let rnA = rA.cross(n), rnB = rB.cross(n)
-            let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
-            p.normalMass = kN > 0 ? 1 / kN : 0
-            let rtA = rA.cross(t), rtB = rB.cross(t)
-            let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-            p.tangentMass = kT > 0 ? 1 / kT : 0
-            p.adjustedSeparation = src.baseSeparation - (rB - rA).dot(n)
-            let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-            relativeVelocity = n.dot(dv)
-            p.maxNormalImpulse = 0
-        }
-        prep(c.p0, &cc.p0, &rin.relativeVelocity0)
-        rin.baseSeparation0 = c.p0.baseSeparation
-        if c.pointCount > 1 {
-            prep(c.p1, &cc.p1, &rin.relativeVelocity1)
-            rin.baseSeparation1 = c.p1.baseSeparation
-            let r1A = c.p0.anchorA.cross(n), r1B = c.p0.anchorB.cross(n)
-            let r2A = c.p1.anchorA.cross(n), r2B = c.p1.anchorB.cross(n)
-            let k11 = mA + mB + iA * r1A * r1A + iB * r1B * r1B
-            let k22 = mA + mB + iA * r2A * r2A + iB * r2B * r2B
-            let k12 = mA + mB + iA * r1A * r2A + iB * r1B * r2B
-            cc.k11 = k11
-            cc.k12 = k12
-            cc.k22 = k22
-            // Box2D 2.4's condition-number guard: fall back to sequential points when nearly singular.
-            cc.block = k11 * k11 < 1000 * (k11 * k22 - k12 * k12)
-        }
-        out.append(cc)
-        extra.append(rin)
+    @inline(__always) func store(_ s: UnsafeMutablePointer<SolverBody>, _ i: Int) {
+        s[i].velocity = SIMD4(vx, vy, w, 0)
     }
 }
 
-/// One constraint's normal (or rigid block) and friction impulses, in place; the scalar reference for the
-/// wide solve and the solve of what does not fill a group of lanes.
-@inline(__always)
-func solveContact(_ c: inout ContactConstraint, _ s: UnsafeMutablePointer<SolverBody>,
-                  _ ctx: ContactSolverContext, useBias: Bool) {
-    let invH = ctx.invH
-    let ia = Int(c.bodyA), ib = Int(c.bodyB)
-    let sa = s[ia], sb = s[ib]
-    let mA = sa.invMass, iA = sa.invI, mB = sb.invMass, iB = sb.invI
-    var vA = sa.v, wA = sa.w, vB = sb.v, wB = sb.w
-    let dp = sb.dp - sa.dp
-    let qA = sa.dq, qB = sb.dq
-    let n = c.normal, t = tangentOf(n)
-    let soft = c.againstStatic ? ctx.staticSoft : ctx.soft
-    let pointCount = c.pointCount
-    // Positions do not change during a velocity pass, so each point's separation is computed once.
-    let sep0 = currentSeparation(c.p0, n, qA, qB, dp)
-    let sep1 = pointCount > 1 ? currentSeparation(c.p1, n, qA, qB, dp) : 0
-    @inline(__always) func normalPart(_ p: inout ConstraintPoint, _ sep: Double) {
-        var bias = 0.0, massScale = 1.0, impulseScale = 0.0
+/// The scalar contact solve: `LanePair`'s arithmetic on one constraint, operation for operation.
+private struct ScalarPair {
+    var A: ScalarBody
+    var B: ScalarBody
+    let mA: Float, iA: Float, mB: Float, iB: Float, nx: Float, ny: Float
+
+    @inline(__always) init(_ c: ContactConstraint, _ s: UnsafeMutablePointer<SolverBody>) {
+        A = ScalarBody(s[Int(c.slotA)])
+        B = ScalarBody(s[Int(c.slotB)])
+        mA = c.invMassA; iA = c.invIA; mB = c.invMassB; iB = c.invIB
+        nx = c.normalX; ny = c.normalY
+    }
+
+    @inline(__always) func separation(_ p: ConstraintPoint) -> Float {
+        let x = (B.dpx - A.dpx) + (B.qc * p.anchorBX - B.qs * p.anchorBY) - (A.qc * p.anchorAX - A.qs * p.anchorAY)
+        let y = (B.dpy - A.dpy) + (B.qs * p.anchorBX + B.qc * p.anchorBY) - (A.qs * p.anchorAX + A.qc * p.anchorAY)
+        return (x * nx + y * ny) + p.adjustedSeparation
+    }
+
+    @inline(__always) func relativeVelocity(_ p: ConstraintPoint) -> (Float, Float) {
+        ((B.vx - B.w * p.anchorBY) - (A.vx - A.w * p.anchorAY), (B.vy + B.w * p.anchorBX) - (A.vy + A.w * p.anchorAX))
+    }
+
+    @inline(__always) mutating func apply(_ p: ConstraintPoint, _ px: Float, _ py: Float) {
+        A.vx -= px * mA
+        A.vy -= py * mA
+        A.w -= iA * (p.anchorAX * py - p.anchorAY * px)
+        B.vx += px * mB
+        B.vy += py * mB
+        B.w += iB * (p.anchorBX * py - p.anchorBY * px)
+    }
+
+    @inline(__always) mutating func normal(_ p: inout ConstraintPoint, _ sep: Float, _ c: ContactConstraint,
+                                           invH: Float, useBias: Bool) {
+        var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
         if sep > 0 {
             bias = sep * invH
         } else if useBias {
-            bias = max(soft.biasRate * sep, -Tuning.contactPushMaxVelocity)
-            massScale = soft.massScale
-            impulseScale = soft.impulseScale
+            bias = max(c.biasRate * sep, -Float(Tuning.contactPushMaxVelocity))
+            massScale = c.massScale
+            impulseScale = c.impulseScale
         }
-        let rA = p.anchorA, rB = p.anchorB
-        let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-        let vn = dv.dot(n)
+        let (dvx, dvy) = relativeVelocity(p)
+        let vn = dvx * nx + dvy * ny
         var impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
         let newImpulse = max(p.normalImpulse + impulse, 0)
         impulse = newImpulse - p.normalImpulse
         p.normalImpulse = newImpulse
         p.maxNormalImpulse = max(p.maxNormalImpulse, impulse)
-        let P = n * impulse
-        vA = vA - P * mA
-        wA -= iA * rA.cross(P)
-        vB = vB + P * mB
-        wB += iB * rB.cross(P)
+        apply(p, nx * impulse, ny * impulse)
     }
-    // Relax passes, and speculative contacts whose two points are both still apart, are rigid: solve both
-    // points exactly at once so that a fast item arrives flat instead of being spun point by point.
-    if c.block && (!useBias || (sep0 > 0 && sep1 > 0)) {
-        blockSolveRigid(&c, sep0, sep1, invH, &vA, &wA, &vB, &wB, mA, iA, mB, iB)
-    } else {
-        normalPart(&c.p0, sep0)
-        if pointCount > 1 { normalPart(&c.p1, sep1) }
+
+    /// `LanePair.blockSolve` on one constraint.
+    @inline(__always) mutating func blockSolve(_ c: ContactConstraint, _ t1: Float, _ t2: Float, _ x1Old: Float,
+                                               _ x2Old: Float) -> (Float, Float) {
+        let (dv1x, dv1y) = relativeVelocity(c.p1)
+        let (dv2x, dv2y) = relativeVelocity(c.p2)
+        let vn1 = dv1x * nx + dv1y * ny, vn2 = dv2x * nx + dv2y * ny
+        let k11 = c.k11, k12 = c.k12, k22 = c.k22
+        let b1 = vn1 - t1 - (k11 * x1Old + k12 * x2Old)
+        let b2 = vn2 - t2 - (k12 * x1Old + k22 * x2Old)
+        var x1: Float = 0, x2: Float = 0
+        let det = k11 * k22 - k12 * k12
+        let both1 = -(k22 * b1 - k12 * b2) / det, both2 = -(k11 * b2 - k12 * b1) / det
+        let only1 = -b1 / k11, only2 = -b2 / k22
+        if both1 >= 0 && both2 >= 0 {
+            x1 = both1; x2 = both2
+        } else if only1 >= 0 && k12 * only1 + b2 >= 0 {
+            x1 = only1
+        } else if only2 >= 0 && k12 * only2 + b1 >= 0 {
+            x2 = only2
+        }
+        let d1 = x1 - x1Old, d2 = x2 - x2Old
+        apply(c.p1, nx * d1, ny * d1)
+        apply(c.p2, nx * d2, ny * d2)
+        return (x1, x2)
     }
-    let friction = c.friction
-    @inline(__always) func frictionPart(_ p: inout ConstraintPoint) {
-        let rA = p.anchorA, rB = p.anchorB
-        let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-        let vt = dv.dot(t)
+
+    @inline(__always) mutating func friction(_ p: inout ConstraintPoint, _ friction: Float) {
+        let (dvx, dvy) = relativeVelocity(p)
+        let vt = dvx * ny - dvy * nx
         var impulse = -p.tangentMass * vt
         let maxFriction = friction * p.normalImpulse
         let newImpulse = min(max(p.tangentImpulse + impulse, -maxFriction), maxFriction)
         impulse = newImpulse - p.tangentImpulse
         p.tangentImpulse = newImpulse
-        let P = t * impulse
-        vA = vA - P * mA
-        wA -= iA * rA.cross(P)
-        vB = vB + P * mB
-        wB += iB * rB.cross(P)
+        apply(p, ny * impulse, -nx * impulse)
     }
-    if friction > 0 {
-        frictionPart(&c.p0)
-        if pointCount > 1 { frictionPart(&c.p1) }
-    }
-    s[ia].v = vA; s[ia].w = wA
-    s[ib].v = vB; s[ib].w = wB
 }
 
+/// One constraint's solve or relax pass in scalar Float: the overflow colour's solve and the reference the
+/// lanes follow (`solveChunk`; a one-point constraint's second point has zero mass, so it is skipped).
 @inline(__always)
-private func currentSeparation(_ p: ConstraintPoint, _ n: Vec2, _ qA: Rot, _ qB: Rot, _ dp: Vec2) -> Double {
-    (dp + qB.rotate(p.anchorB) - qA.rotate(p.anchorA)).dot(n) + p.adjustedSeparation
+func solveContact(_ c: inout ContactConstraint, _ s: UnsafeMutablePointer<SolverBody>, invH: Float, useBias: Bool) {
+    var pair = ScalarPair(c, s)
+    let two = c.pointCount > 1
+    let sep1 = pair.separation(c.p1), sep2 = two ? pair.separation(c.p2) : 0
+    let gap = Float(Tuning.linearSlop)
+    if c.block && sep1 > gap && sep2 > gap {
+        let x1Old = c.p1.normalImpulse, x2Old = c.p2.normalImpulse
+        (c.p1.normalImpulse, c.p2.normalImpulse) = pair.blockSolve(c, -max(sep1, 0) * invH, -max(sep2, 0) * invH,
+                                                                   x1Old, x2Old)
+        c.p1.maxNormalImpulse = max(c.p1.maxNormalImpulse, c.p1.normalImpulse - x1Old)
+        c.p2.maxNormalImpulse = max(c.p2.maxNormalImpulse, c.p2.normalImpulse - x2Old)
+    } else {
+        pair.normal(&c.p1, sep1, c, invH: invH, useBias: useBias)
+        if two { pair.normal(&c.p2, sep2, c, invH: invH, useBias: useBias) }
+    }
+    pair.friction(&c.p1, c.friction)
+    if two { pair.friction(&c.p2, c.friction) }
+    pair.A.store(s, Int(c.slotA))
+    pair.B.store(s, Int(c.slotB))
 }
 
-/// Rigid solve of both normal points at once: the 2×2 LCP of Box2D 2.4's block solver (target: relative
-/// normal velocity ≥ −separation/h, i.e. ≥ 0 once touching).
+/// One constraint's warm start in scalar Float.
 @inline(__always)
-private func blockSolveRigid(_ c: inout ContactConstraint, _ s1: Double, _ s2: Double, _ invH: Double,
-                             _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double,
-                             _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double) {
-    let n = c.normal
-    let r1A = c.p0.anchorA, r1B = c.p0.anchorB, r2A = c.p1.anchorA, r2B = c.p1.anchorB
-    let vn1 = (vB + crossSV(wB, r1B) - vA - crossSV(wA, r1A)).dot(n)
-    let vn2 = (vB + crossSV(wB, r2B) - vA - crossSV(wA, r2A)).dot(n)
-    let a1 = c.p0.normalImpulse, a2 = c.p1.normalImpulse
-    let k11 = c.k11, k12 = c.k12, k22 = c.k22
-    // w = K x + b ≥ 0, x ≥ 0, w·x = 0, where b is the velocity error without the accumulated impulse a.
-    let b1 = vn1 + max(s1, 0) * invH - (k11 * a1 + k12 * a2)
-    let b2 = vn2 + max(s2, 0) * invH - (k12 * a1 + k22 * a2)
-    let (x1, x2) = blockSolve(k11: k11, k12: k12, k22: k22, b1: b1, b2: b2)
-    let d1 = x1 - a1, d2 = x2 - a2
-    c.p0.normalImpulse = x1
-    c.p1.normalImpulse = x2
-    c.p0.maxNormalImpulse = max(c.p0.maxNormalImpulse, d1)
-    c.p1.maxNormalImpulse = max(c.p1.maxNormalImpulse, d2)
-    let P1 = n * d1, P2 = n * d2
-    vA = vA - (P1 + P2) * mA
-    wA -= iA * (r1A.cross(P1) + r2A.cross(P2))
-    vB = vB + (P1 + P2) * mB
-    wB += iB * (r1B.cross(P1) + r2B.cross(P2))
+func warmStartContact(_ c: ContactConstraint, _ s: UnsafeMutablePointer<SolverBody>) {
+    var pair = ScalarPair(c, s)
+    pair.apply(c.p1, pair.nx * c.p1.normalImpulse + pair.ny * c.p1.tangentImpulse,
+               pair.ny * c.p1.normalImpulse - pair.nx * c.p1.tangentImpulse)
+    if c.pointCount > 1 {
+        pair.apply(c.p2, pair.nx * c.p2.normalImpulse + pair.ny * c.p2.tangentImpulse,
+                   pair.ny * c.p2.normalImpulse - pair.nx * c.p2.tangentImpulse)
+    }
+    pair.A.store(s, Int(c.slotA))
+    pair.B.store(s, Int(c.slotB))
+}
+
+/// The step's contact constraints, colour-major (docs/ARCHITECTURE.md, "The physics step"): colour `k`'s
+/// constraints are `chunks[chunkStarts[k] ..< chunkStarts[k + 1]]`, `laneCount` to a chunk (the last chunk of a
+/// colour padded with empty lanes); what fits no colour is `overflow`, solved scalar after the colours. Built
+/// once per step by `prepare`; the scratch keeps its capacity, so a steady-state step allocates nothing.
+struct ContactSolver {
+    var chunks: [ContactChunk] = []
+    var chunkStarts: [Int] = []
+    var overflow: [ContactConstraint] = []
+    var colouring = ContactColouring()
+    /// The step's active joints colour by colour (entries >= 0: attachment joints, negative: constraint joints,
+    /// -1 - index): colour `k`'s are `jointOrder[jointStarts[k] ..< jointStarts[k + 1]]`, the overflow's last.
+    var jointOrder: [Int32] = []
+    var jointStarts: [Int] = []
+    private var jointEntries: [SIMD2<Int32>] = []
+    /// Normal impulses before the restitution passes (two per lane, then two per overflow constraint).
+    var savedChunkImpulses: [FloatW] = []
+    var savedOverflowImpulses: [Float] = []
+
+    /// Colours the contacts of `ids` (the world's `awakeContacts`) with points and a moving body, in that order,
+    /// and writes their constraints.
+    mutating func prepare(_ contacts: UnsafeMutableBufferPointer<Contact>, ids: UnsafeBufferPointer<Int32>,
+                          _ b: SolverBodies, solverSlot: UnsafeBufferPointer<Int32>, soft: Softness,
+                          staticSoft: Softness) {
+        colouring.colour(contacts, ids: ids, b, solverSlot: solverSlot)
+        let n = ContactColouring.colourCount
+        chunkStarts.removeAll(keepingCapacity: true)
+        var total = 0
+        for k in 0..<n {
+            chunkStarts.append(total)
+            total += (colouring.counts[k] + laneCount - 1) / laneCount
+        }
+        chunkStarts.append(total)
+        chunks.removeAll(keepingCapacity: true)
+        chunks.append(contentsOf: repeatElement(ContactChunk(dummy: b.dummy), count: total))
+        overflow.removeAll(keepingCapacity: true)
+        colouring.fill.removeAll(keepingCapacity: true)
+        colouring.fill.append(contentsOf: repeatElement(0, count: n))
+        chunks.withUnsafeMutableBufferPointer { out in
+            colouring.entries.withUnsafeBufferPointer { entries in
+                for e in entries {
+                    let id = Int(e.contact)
+                    let cc = makeConstraint(contacts[id], id: id, Int(e.slotA), Int(e.slotB), b, soft: soft,
+                                            staticSoft: staticSoft)
+                    let k = Int(e.colour)
+                    if k < n {
+                        let at = colouring.fill[k]
+                        colouring.fill[k] = at + 1
+                        out[chunkStarts[k] + at / laneCount].set(at % laneCount, cc)
+                    } else {
+                        overflow.append(cc)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Colours the active joints before the contacts (Box2D's constraint graph holds both): a joint takes a
+    /// colour free on its moving bodies, or the overflow. Call `colouring.reset` first and the joints'
+    /// prepare stages before (they set `active` and the slots).
+    mutating func colourJoints(_ joints: UnsafeMutableBufferPointer<Joint>,
+                               _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>, _ b: SolverBodies) {
+        let n = ContactColouring.colourCount
+        jointEntries.removeAll(keepingCapacity: true)
+        @inline(__always) func add(_ id: Int32, _ a: Int32, _ c: Int32) {
+            let ia = Int(a), ib = Int(c)
+            let colour = colouring.take(ia, ib, movesA: b.mass[ia].moves, movesB: b.mass[ib].moves)
+            jointEntries.append(SIMD2(id, Int32(colour)))
+        }
+        for k in 0..<joints.count where joints[k].active { add(Int32(k), joints[k].slotA, joints[k].slotB) }
+        for k in 0..<constraintJoints.count where constraintJoints[k].active {
+            add(-1 - Int32(k), constraintJoints[k].slotA, constraintJoints[k].slotB)
+        }
+        // Counting sort by colour, stable (each colour keeps the joints' order).
+        jointStarts.removeAll(keepingCapacity: true)
+        jointStarts.append(contentsOf: repeatElement(0, count: n + 2))
+        for e in jointEntries { jointStarts[Int(e.y) + 1] += 1 }
+        for k in 0..<(n + 1) { jointStarts[k + 1] += jointStarts[k] }
+        jointOrder.removeAll(keepingCapacity: true)
+        jointOrder.append(contentsOf: repeatElement(0, count: jointEntries.count))
+        colouring.fill.removeAll(keepingCapacity: true)
+        colouring.fill.append(contentsOf: jointStarts[0 ... n])
+        for e in jointEntries {
+            let k = Int(e.y)
+            jointOrder[colouring.fill[k]] = e.x
+            colouring.fill[k] += 1
+        }
+    }
+
+    /// Colour `k`'s chunks.
+    @inline(__always) func colour(_ k: Int) -> Range<Int> { chunkStarts[k] ..< chunkStarts[k + 1] }
+
+    var colourCount: Int { ContactColouring.colourCount }
+
+    /// Writes every constraint's impulses back into its persistent contact.
+    func storeImpulses(_ contacts: UnsafeMutableBufferPointer<Contact>) {
+        for c in chunks {
+            for l in 0..<laneCount where c.contact[l] >= 0 {
+                let i = Int(c.contact[l])
+                contacts[i].p0.normalImpulse = Double(c.p1.normalImpulse[l])
+                contacts[i].p0.tangentImpulse = Double(c.p1.tangentImpulse[l])
+                if contacts[i].pointCount > 1 {
+                    contacts[i].p1.normalImpulse = Double(c.p2.normalImpulse[l])
+                    contacts[i].p1.tangentImpulse = Double(c.p2.tangentImpulse[l])
+                }
+            }
+        }
+        for c in overflow { Dynamics.storeImpulses(c, contacts) }
+    }
+}
+
+/// The contact warm start of one colour's chunks, for the stage loops in `solve` (not inlined, so that a profile
+/// shows the stages apart; one call per colour and pass).
+@inline(never)
+func warmStartContacts(_ chunks: UnsafeMutableBufferPointer<ContactChunk>, _ range: Range<Int>,
+                       _ s: UnsafeMutablePointer<SolverBody>) {
+    guard let base = chunks.baseAddress else { return }
+    for i in range { warmStartChunk(base + i, s) }
+}
+
+/// The contact solve or relax pass of one colour's chunks.
+@inline(never)
+func solveContacts(_ chunks: UnsafeMutableBufferPointer<ContactChunk>, _ range: Range<Int>,
+                   _ s: UnsafeMutablePointer<SolverBody>, invH: Float, useBias: Bool) {
+    guard let base = chunks.baseAddress else { return }
+    for i in range { solveChunk(base + i, s, invH: invH, useBias: useBias) }
 }

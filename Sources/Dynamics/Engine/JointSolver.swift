@@ -30,6 +30,9 @@ struct Joint {
 
     // Per-step data.
     var active = false
+    /// Solver slots of A and B (the dummy for the world, a static or a sleeping body).
+    var slotA: Int32 = 0
+    var slotB: Int32 = 0
     var rA = Vec2.zero
     var rB = Vec2.zero
     var deltaCenter = Vec2.zero
@@ -49,20 +52,22 @@ struct JointSolverContext {
 }
 
 
-func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutablePointer<SolverBody>,
-                   _ bodies: UnsafeBufferPointer<Body>, dummy: Int, h: Double) {
+func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ b: SolverBodies,
+                   _ bodies: UnsafeBufferPointer<Body>, solverSlot: UnsafeBufferPointer<Int32>, h: Double) {
     for k in 0..<joints.count {
-        let ia = Int(joints[k].bodyA), ib = solverIndex(joints[k].bodyB, dummy)
-        let mA = s[ia].invMass, iA = s[ia].invI, mB = s[ib].invMass, iB = s[ib].invI
+        let ia = b.slot(joints[k].bodyA, solverSlot), ib = b.slot(joints[k].bodyB, solverSlot)
+        joints[k].slotA = Int32(ia)
+        joints[k].slotB = Int32(ib)
+        let mA = b.mass[ia].invMass, iA = b.mass[ia].invI, mB = b.mass[ib].invMass, iB = b.mass[ib].invI
         joints[k].active = mA > 0 || iA > 0 || mB > 0 || iB > 0
         guard joints[k].active else { continue }
-        let bA = bodies[ia]
+        let bA = bodies[Int(joints[k].bodyA)]
         // Lever arms from the centers of mass (the points are given relative to the items' centers).
         let rA = bA.lever(joints[k].localA)
         var rB = Vec2.zero, cB = joints[k].localB
-        if ib != dummy {
-            rB = bodies[ib].lever(joints[k].localB)
-            cB = bodies[ib].centerOfMass
+        if joints[k].bodyB >= 0 {
+            rB = bodies[Int(joints[k].bodyB)].lever(joints[k].localB)
+            cB = bodies[Int(joints[k].bodyB)].centerOfMass
         }
         joints[k].rA = rA
         joints[k].rB = rB
@@ -84,95 +89,134 @@ private func geometry(_ j: Joint, _ a: SolverBody, _ b: SolverBody) -> (rA: Vec2
     return (rA, rB, (b.dp - a.dp) + j.deltaCenter + rB - rA)
 }
 
-func warmStartJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutablePointer<SolverBody>,
-                     dummy: Int) {
-    for k in 0..<joints.count where joints[k].active {
-        let j = joints[k]
-        let ia = Int(j.bodyA), ib = solverIndex(j.bodyB, dummy)
-        let (rA, rB, d) = geometry(j, s[ia], s[ib])
-        let P: Vec2
-        switch j.solvedKind {
-        case .distance, .rope: P = d.normalized * j.axialImpulse
-        case .point, .snap: P = j.linearImpulse
-        }
-        s[ia].v = s[ia].v - P * s[ia].invMass
-        s[ia].w -= s[ia].invI * (rA.cross(P) - j.angularImpulse)
-        s[ib].v = s[ib].v + P * s[ib].invMass
-        s[ib].w += s[ib].invI * rB.cross(P)
+/// Joint `k`'s warm start (when active).
+@inline(__always)
+func warmStartJoint(_ joints: UnsafeMutableBufferPointer<Joint>, _ k: Int, _ b: SolverBodies) {
+    let s = b.state, m = b.mass
+    guard joints[k].active else { return }
+    let j = joints[k]
+    let ia = Int(j.slotA), ib = Int(j.slotB)
+    let (rA, rB, d) = geometry(j, s[ia], s[ib])
+    let P: Vec2
+    switch j.solvedKind {
+    case .distance, .rope: P = d.normalized * j.axialImpulse
+    case .point, .snap: P = j.linearImpulse
     }
-    s[dummy] = SolverBody()
+    s[ia].v = s[ia].v - P * m[ia].invMass
+    s[ia].w -= m[ia].invI * (rA.cross(P) - j.angularImpulse)
+    s[ib].v = s[ib].v + P * m[ib].invMass
+    s[ib].w += m[ib].invI * rB.cross(P)
 }
 
-func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ s: UnsafeMutablePointer<SolverBody>,
-                 dummy: Int, _ ctx: JointSolverContext, useBias: Bool) {
+func warmStartJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ b: SolverBodies) {
+    for k in 0..<joints.count { warmStartJoint(joints, k, b) }
+    b.resetDummy()
+}
+
+/// Joint `k`'s solve or relax pass (when active).
+@inline(__always)
+func solveJoint(_ joints: UnsafeMutableBufferPointer<Joint>, _ k: Int, _ bodies: SolverBodies,
+                _ ctx: JointSolverContext, useBias: Bool) {
     let maxBias = Tuning.maxLinearSpeed
-    for k in 0..<joints.count where joints[k].active {
-        let ia = Int(joints[k].bodyA), ib = solverIndex(joints[k].bodyB, dummy)
-        let a = s[ia], b = s[ib]
-        let mA = a.invMass, iA = a.invI, mB = b.invMass, iB = b.invI
-        var vA = a.v, wA = a.w, vB = b.v, wB = b.w
-        let (rA, rB, d) = geometry(joints[k], a, b)
-        let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
-        let kind = joints[k].solvedKind
-        var P = Vec2.zero
-        switch kind {
-        case .distance, .rope:
-            let length = d.length
-            let axis = d.normalized
-            let cdot = axis.dot(dv)
-            let mass = joints[k].axialMass
-            if kind == .distance {
-                let soft = joints[k].hertz > 0 ? joints[k].spring : (useBias ? ctx.jointSoft : .rigid)
-                let bias = clampMagnitude(soft.biasRate * (length - joints[k].length), maxBias)
-                let impulse = -soft.massScale * mass * (cdot + bias) - soft.impulseScale * joints[k].axialImpulse
-                joints[k].axialImpulse += impulse
-                P = axis * impulse
-            } else {
-                let c = joints[k].length - length
-                var bias = 0.0, massScale = 1.0, impulseScale = 0.0
-                if c > 0 {
-                    bias = c * ctx.invH
-                } else if useBias {
-                    bias = clampMagnitude(ctx.jointSoft.biasRate * c, maxBias)
-                    massScale = ctx.jointSoft.massScale
-                    impulseScale = ctx.jointSoft.impulseScale
-                }
-                let lambda = -joints[k].axialImpulse
-                let impulse = -massScale * mass * (-cdot + bias) - impulseScale * lambda
-                let newLambda = max(0, lambda + impulse)
-                joints[k].axialImpulse = -newLambda
-                P = axis * -(newLambda - lambda)
+    let s = bodies.state
+    guard joints[k].active else { return }
+    let ia = Int(joints[k].slotA), ib = Int(joints[k].slotB)
+    let a = s[ia], b = s[ib]
+    let mA = bodies.mass[ia].invMass, iA = bodies.mass[ia].invI
+    let mB = bodies.mass[ib].invMass, iB = bodies.mass[ib].invI
+    var vA = a.v, wA = a.w, vB = b.v, wB = b.w
+    let (rA, rB, d) = geometry(joints[k], a, b)
+    let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
+    let kind = joints[k].solvedKind
+    var P = Vec2.zero
+    switch kind {
+    case .distance, .rope:
+        let length = d.length
+        let axis = d.normalized
+        let cdot = axis.dot(dv)
+        let mass = joints[k].axialMass
+        if kind == .distance {
+            let soft = joints[k].hertz > 0 ? joints[k].spring : (useBias ? ctx.jointSoft : .rigid)
+            let bias = clampMagnitude(soft.biasRate * (length - joints[k].length), maxBias)
+            let impulse = -soft.massScale * mass * (cdot + bias) - soft.impulseScale * joints[k].axialImpulse
+            joints[k].axialImpulse += impulse
+            P = axis * impulse
+        } else {
+            let c = joints[k].length - length
+            var bias = 0.0, massScale = 1.0, impulseScale = 0.0
+            if c > 0 {
+                bias = c * ctx.invH
+            } else if useBias {
+                bias = clampMagnitude(ctx.jointSoft.biasRate * c, maxBias)
+                massScale = ctx.jointSoft.massScale
+                impulseScale = ctx.jointSoft.impulseScale
             }
-        case .point, .snap:
-            let soft = joints[k].hertz > 0 || kind == .snap ? joints[k].spring : (useBias ? ctx.jointSoft : .rigid)
-            let bias = clampLength(d * soft.biasRate, maxBias)
-            let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
-            let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
-            let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
-            var det = k11 * k22 - k12 * k12
-            if det != 0 { det = 1 / det }
-            let rhs = dv + bias
-            let solved = Vec2(det * (k22 * rhs.x - k12 * rhs.y), det * (k11 * rhs.y - k12 * rhs.x))
-            let impulse = solved * -soft.massScale - joints[k].linearImpulse * soft.impulseScale
-            joints[k].linearImpulse += impulse
-            P = impulse
+            let lambda = -joints[k].axialImpulse
+            let impulse = -massScale * mass * (-cdot + bias) - impulseScale * lambda
+            let newLambda = max(0, lambda + impulse)
+            joints[k].axialImpulse = -newLambda
+            P = axis * -(newLambda - lambda)
         }
-        vA = vA - P * mA
-        wA -= iA * rA.cross(P)
-        vB = vB + P * mB
-        wB += iB * rB.cross(P)
-        if kind == .snap && iA > 0 {
-            // Angular spring toward angle 0, the way UIKit's snap straightens the item.
-            let soft = joints[k].spring
-            let angle = joints[k].baseAngle + a.da
-            let impulse = -soft.massScale * joints[k].angularMass * (wA + soft.biasRate * angle)
-                - soft.impulseScale * joints[k].angularImpulse
-            joints[k].angularImpulse += impulse
-            wA += iA * impulse
-        }
-        s[ia].v = vA; s[ia].w = wA
-        s[ib].v = vB; s[ib].w = wB
+    case .point, .snap:
+        let soft = joints[k].hertz > 0 || kind == .snap ? joints[k].spring : (useBias ? ctx.jointSoft : .rigid)
+        let bias = clampLength(d * soft.biasRate, maxBias)
+        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
+        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
+        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        var det = k11 * k22 - k12 * k12
+        if det != 0 { det = 1 / det }
+        let rhs = dv + bias
+        let solved = Vec2(det * (k22 * rhs.x - k12 * rhs.y), det * (k11 * rhs.y - k12 * rhs.x))
+        let impulse = solved * -soft.massScale - joints[k].linearImpulse * soft.impulseScale
+        joints[k].linearImpulse += impulse
+        P = impulse
     }
-    s[dummy].v = .zero
-    s[dummy].w = 0
+    vA = vA - P * mA
+    wA -= iA * rA.cross(P)
+    vB = vB + P * mB
+    wB += iB * rB.cross(P)
+    if kind == .snap && iA > 0 {
+        // Angular spring toward angle 0, the way UIKit's snap straightens the item.
+        let soft = joints[k].spring
+        let angle = joints[k].baseAngle + bodies.turned[ia]
+        let impulse = -soft.massScale * joints[k].angularMass * (wA + soft.biasRate * angle)
+            - soft.impulseScale * joints[k].angularImpulse
+        joints[k].angularImpulse += impulse
+        wA += iA * impulse
+    }
+    s[ia].v = vA; s[ia].w = wA
+    s[ib].v = vB; s[ib].w = wB
+}
+
+func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ bodies: SolverBodies,
+                 _ ctx: JointSolverContext, useBias: Bool) {
+    for k in 0..<joints.count { solveJoint(joints, k, bodies, ctx, useBias: useBias) }
+    bodies.resetDummy()
+}
+
+/// The joints of one colour (or of the overflow), Box2D's joint stage before the colour's contacts: `order`
+/// entries >= 0 are attachment joints, negative ones constraint joints (-1 - index).
+@inline(never)
+func warmStartColouredJoints(_ order: UnsafeBufferPointer<Int32>, _ range: Range<Int>,
+                             _ joints: UnsafeMutableBufferPointer<Joint>,
+                             _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>, _ b: SolverBodies) {
+    for i in range {
+        let e = Int(order[i])
+        if e >= 0 { warmStartJoint(joints, e, b) } else { warmStartConstraintJoint(constraintJoints, -1 - e, b) }
+    }
+}
+
+@inline(never)
+func solveColouredJoints(_ order: UnsafeBufferPointer<Int32>, _ range: Range<Int>,
+                         _ joints: UnsafeMutableBufferPointer<Joint>,
+                         _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>, _ b: SolverBodies,
+                         _ ctx: JointSolverContext, h: Double, useBias: Bool) {
+    for i in range {
+        let e = Int(order[i])
+        if e >= 0 {
+            solveJoint(joints, e, b, ctx, useBias: useBias)
+        } else {
+            solveConstraintJoint(constraintJoints, -1 - e, b, ctx, h: h, useBias: useBias)
+        }
+    }
 }

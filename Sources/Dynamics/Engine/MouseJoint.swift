@@ -21,6 +21,8 @@ struct MouseJoint {
 
     // Per-step data.
     var active = false
+    /// The body's solver slot.
+    var slot: Int32 = 0
     var r = Vec2.zero
     /// Grab point minus target at the start of the step.
     var offset0 = Vec2.zero
@@ -39,19 +41,21 @@ struct MouseJoint {
     }
 }
 
-func prepareMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ s: UnsafeMutablePointer<SolverBody>,
-                        _ bodies: UnsafeBufferPointer<Body>, h: Double, invDt: Double) {
+func prepareMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ sb: SolverBodies,
+                        _ bodies: UnsafeBufferPointer<Body>, solverSlot: UnsafeBufferPointer<Int32>, h: Double,
+                        invDt: Double) {
     for k in 0..<joints.count {
-        let i = Int(joints[k].body)
+        let i = sb.slot(joints[k].body, solverSlot)
+        joints[k].slot = Int32(i)
         // The pointer's velocity over the last step (a pointer that jumped far counts as moving at most as
         // fast as the engine allows).
         joints[k].targetVelocity = clampLength((joints[k].target - joints[k].lastTarget) * invDt,
                                                Tuning.maxLinearSpeed)
         joints[k].lastTarget = joints[k].target
-        let m = s[i].invMass, iI = s[i].invI
+        let m = sb.mass[i].invMass, iI = sb.mass[i].invI
         joints[k].active = m > 0
         guard m > 0 else { continue }
-        let b = bodies[i]
+        let b = bodies[Int(joints[k].body)]
         let r = b.lever(joints[k].localAnchor)
         joints[k].r = r
         joints[k].offset0 = b.centerOfMass + r - joints[k].target
@@ -62,20 +66,22 @@ func prepareMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ s: U
     }
 }
 
-func warmStartMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ s: UnsafeMutablePointer<SolverBody>) {
+func warmStartMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ b: SolverBodies) {
+    let s = b.state
     for k in 0..<joints.count where joints[k].active {
         let j = joints[k]
-        let i = Int(j.body)
+        let i = Int(j.slot)
         let r = s[i].dq.rotate(j.r)
-        s[i].v = s[i].v + j.linearImpulse * s[i].invMass
-        s[i].w += s[i].invI * r.cross(j.linearImpulse)
+        s[i].v = s[i].v + j.linearImpulse * b.mass[i].invMass
+        s[i].w += b.mass[i].invI * r.cross(j.linearImpulse)
     }
 }
 
-func solveMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ s: UnsafeMutablePointer<SolverBody>) {
+func solveMouseJoints(_ joints: UnsafeMutableBufferPointer<MouseJoint>, _ b: SolverBodies) {
+    let s = b.state
     for k in 0..<joints.count where joints[k].active {
-        let i = Int(joints[k].body)
-        let m = s[i].invMass, iI = s[i].invI
+        let i = Int(joints[k].slot)
+        let m = b.mass[i].invMass, iI = b.mass[i].invI
         var v = s[i].v, w = s[i].w
         // Angular damper: removes a fixed fraction of the spin per sub-step (no bias, no target angle).
         if iI > 0 { w += iI * (-joints[k].angularDamping * joints[k].angularMass * w) }

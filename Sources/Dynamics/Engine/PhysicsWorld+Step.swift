@@ -20,114 +20,143 @@ extension PhysicsWorld {
 
     // MARK: solver
 
+    /// One solver state per awake body, in `awakeBodies` order, then the static dummy.
     private mutating func loadSolverBodies(h: Double) {
-        let n = bodies.count
         states.removeAll(keepingCapacity: true)
+        solverMass.removeAll(keepingCapacity: true)
+        turned.removeAll(keepingCapacity: true)
         motion.removeAll(keepingCapacity: true)
-        for i in 0..<n {
-            let b = bodies[i]
-            guard b.isDynamicAwake else {
-                states.append(SolverBody())
-                motion.append(BodyMotion())
-                continue
-            }
-            states.append(SolverBody(v: b.velocity, w: b.angularVelocity, invMass: b.invMass, invI: b.invInertia))
-            motion.append(BodyMotion(accel: clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration),
-                                     angularAccel: clampMagnitude(b.torque * b.invInertia, Tuning.maxAcceleration),
-                                     linearDampingFactor: 1 / (1 + h * b.linearDamping),
-                                     angularDampingFactor: 1 / (1 + h * b.angularDamping)))
+        for i in awakeBodies {
+            let b = bodies[Int(i)]
+            states.append(SolverBody(v: b.velocity, w: b.angularVelocity))
+            solverMass.append(SolverMass(invMass: b.invMass, invI: b.invInertia))
+            turned.append(0)
+            let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
+            motion.append(BodyMotion(accel: SIMD2(Float(accel.x), Float(accel.y)),
+                                     angularAccel: Float(clampMagnitude(b.torque * b.invInertia,
+                                                                        Tuning.maxAcceleration)),
+                                     linearDampingFactor: Float(1 / (1 + h * b.linearDamping)),
+                                     angularDampingFactor: Float(1 / (1 + h * b.angularDamping))))
         }
-        states.append(SolverBody())
+        states.append(.rest)
+        solverMass.append(SolverMass())
+        turned.append(0)
     }
 
+    /// The solver stages (Box2D v3's `b2SolverStage`s): prepare contacts (colour-major lanes) and joints, then
+    /// per sub-step integrate velocities, warm start, solve, integrate positions, relax; then restitution and
+    /// the impulses stored back. Within a stage: drags, joints, then the contacts colour by colour and the
+    /// overflow (so drags give way to everything, and joints to contacts, as before the colouring).
     mutating func solve() {
         let substeps = Tuning.substeps
         let h = dt / Double(substeps)
         loadSolverBodies(h: h)
         let contactHertz = min(Tuning.contactHertzCap, 0.25 / h)
-        let cctx = ContactSolverContext(
-            soft: Softness(hertz: contactHertz, zeta: Tuning.contactDampingRatio, h: h),
-            staticSoft: Softness(hertz: 2 * contactHertz, zeta: Tuning.contactDampingRatio, h: h), invH: 1 / h)
+        let soft = Softness(hertz: contactHertz, zeta: Tuning.contactDampingRatio, h: h)
+        let staticSoft = Softness(hertz: 2 * contactHertz, zeta: Tuning.contactDampingRatio, h: h)
         let jctx = JointSolverContext(
             jointSoft: Softness(hertz: 2 * contactHertz, zeta: Tuning.jointDampingRatio, h: h), invH: 1 / h)
-        let dummy = bodies.count
-        let maxW = Tuning.maxRotationPerSubstep / h
+        let dummy = awakeBodies.count
+        let maxW = Float(Tuning.maxRotationPerSubstep / h)
+        let invH = Float(1 / h)
         // Move the arrays into locals for the duration of the solve (no copy, no allocation) so that the
         // unsafe buffers do not overlap an access to `self`.
-        let bodyArray = bodies, awakeIDs = awakeContacts
-        var st: [SolverBody] = [], mo: [BodyMotion] = [], cs: [Contact] = [], js: [Joint] = []
-        var ms: [MouseJoint] = [], xs: [ConstraintJoint] = [], saved: [Double] = []
-        var cc: [ContactConstraint] = [], rx: [RestitutionInput] = []
-        var colouring = ContactColouring()
-        swap(&colouring, &contactColouring)
-        defer { swap(&colouring, &contactColouring) }
-        swap(&saved, &savedImpulses)
-        swap(&cc, &constraints)
-        swap(&rx, &restitutionInputs)
-        defer { swap(&saved, &savedImpulses); swap(&cc, &constraints); swap(&rx, &restitutionInputs) }
-
-        swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
-        swap(&xs, &constraintJoints)
+        let bodyArray = bodies, slotArray = solverSlot, awakeIDs = awakeContacts
+        var st: [SolverBody] = [], sm: [SolverMass] = [], tu: [Double] = [], mo: [BodyMotion] = []
+        var cs: [Contact] = [], js: [Joint] = [], ms: [MouseJoint] = [], xs: [ConstraintJoint] = []
+        var solver = ContactSolver()
+        swap(&st, &states); swap(&sm, &solverMass); swap(&tu, &turned); swap(&mo, &motion)
+        swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints); swap(&xs, &constraintJoints)
+        swap(&solver, &contactSolver)
         defer {
-            swap(&st, &states); swap(&mo, &motion); swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints)
-            swap(&xs, &constraintJoints)
+            swap(&st, &states); swap(&sm, &solverMass); swap(&tu, &turned); swap(&mo, &motion)
+            swap(&cs, &contacts); swap(&js, &joints); swap(&ms, &mouseJoints); swap(&xs, &constraintJoints)
+            swap(&solver, &contactSolver)
         }
+        let colours = ContactColouring.colourCount
         bodyArray.withUnsafeBufferPointer { bodyBuf in
-            st.withUnsafeMutableBufferPointer { sb in
-                mo.withUnsafeBufferPointer { mb in
-                    cs.withUnsafeMutableBufferPointer { cb in
-                        js.withUnsafeMutableBufferPointer { jb in
-                          ms.withUnsafeMutableBufferPointer { mj in
-                          xs.withUnsafeMutableBufferPointer { xb in
-                            let s = sb.baseAddress!
-                            prepareContacts(cb, awakeIDs, s, dummy: dummy, into: &cc, restitution: &rx)
-                            cc.withUnsafeMutableBufferPointer { kb in colouring.build(kb, s, bodySlots: dummy + 1) }
-                            prepareJoints(jb, s, bodyBuf, dummy: dummy, h: h)
-                            prepareMouseJoints(mj, s, bodyBuf, h: h, invDt: stepHz)
-                            prepareConstraintJoints(xb, s, bodyBuf, dummy: dummy)
-                            cc.withUnsafeMutableBufferPointer { kb in
-                              rx.withUnsafeBufferPointer { rb in
-                                for _ in 0..<substeps {
-                                    integrateVelocities(s, mb, h: h, maxW: maxW)
-                                    warmStartMouseJoints(mj, s)
-                                    warmStartJoints(jb, s, dummy: dummy)
-                                    warmStartConstraintJoints(xb, s, dummy: dummy)
-                                    warmStartContactsWide(kb, s, dummy: dummy, colouring: colouring)
-                                    solveMouseJoints(mj, s)
-                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: true)
-                                    solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: true)
-                                    solveContactsWide(kb, s, dummy: dummy, cctx, useBias: true, colouring: colouring)
-                                    integratePositions(s, count: dummy, h: h, maxW: maxW)
-                                    solveMouseJoints(mj, s)
-                                    solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
-                                    solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
-                                    solveContactsWide(kb, s, dummy: dummy, cctx, useBias: false, colouring: colouring)
-                                }
-                                if needsRestitution(kb, rb) {
-                                    saveNormalImpulses(kb, into: &saved)
-                                    for _ in 0..<Tuning.restitutionIterations {
-                                        solveJoints(jb, s, dummy: dummy, jctx, useBias: false)
-                                        solveConstraintJoints(xb, s, dummy: dummy, jctx, h: h, useBias: false)
-                                        solveRestitution(kb, rb, s, dummy: dummy, invH: 1 / h)
-                                    }
-                                    restoreNormalImpulses(kb, from: saved)
-                                }
-                                storeImpulses(UnsafeBufferPointer(kb), cb)
-                              }
-                            }
-                          }
-                          }
-                        }
+        slotArray.withUnsafeBufferPointer { slots in
+        awakeIDs.withUnsafeBufferPointer { ids in
+        st.withUnsafeMutableBufferPointer { stb in
+        sm.withUnsafeBufferPointer { smb in
+        tu.withUnsafeMutableBufferPointer { tub in
+        mo.withUnsafeBufferPointer { mb in
+        cs.withUnsafeMutableBufferPointer { cb in
+        js.withUnsafeMutableBufferPointer { jb in
+        ms.withUnsafeMutableBufferPointer { mj in
+        xs.withUnsafeMutableBufferPointer { xb in
+            let sb = SolverBodies(state: stb.baseAddress!, mass: smb.baseAddress!, turned: tub.baseAddress!,
+                                  dummy: dummy)
+            let s = sb.state
+            prepareJoints(jb, sb, bodyBuf, solverSlot: slots, h: h)
+            prepareMouseJoints(mj, sb, bodyBuf, solverSlot: slots, h: h, invDt: stepHz)
+            prepareConstraintJoints(xb, sb, bodyBuf, solverSlot: slots)
+            solver.colouring.reset(slots: dummy + 1)
+            solver.colourJoints(jb, xb, sb)
+            solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
+            let starts = solver.chunkStarts, jointStarts = solver.jointStarts, jointOrder = solver.jointOrder
+            solver.chunks.withUnsafeMutableBufferPointer { kb in
+            solver.overflow.withUnsafeMutableBufferPointer { ob in
+            jointOrder.withUnsafeBufferPointer { jo in
+                // Drags first (they give way to everything), then colour by colour the colour's joints and then
+                // its contacts (Box2D's stage order), then the overflow's joints and contacts.
+                @inline(__always) func relaxOrSolve(useBias: Bool) {
+                    solveMouseJoints(mj, sb)
+                    for k in 0..<colours {
+                        solveColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb, jctx, h: h,
+                                            useBias: useBias)
+                        solveContacts(kb, starts[k] ..< starts[k + 1], s, invH: invH, useBias: useBias)
                     }
+                    solveColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb, jctx, h: h,
+                                        useBias: useBias)
+                    for o in 0..<ob.count { solveContact(&ob[o], s, invH: invH, useBias: useBias) }
+                    sb.resetDummy()
+                }
+                for _ in 0..<substeps {
+                    integrateVelocities(sb, mb, h: Float(h), maxW: maxW)
+                    warmStartMouseJoints(mj, sb)
+                    for k in 0..<colours {
+                        warmStartColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb)
+                        warmStartContacts(kb, starts[k] ..< starts[k + 1], s)
+                    }
+                    warmStartColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb)
+                    for o in 0..<ob.count { warmStartContact(ob[o], s) }
+                    sb.resetDummy()
+                    relaxOrSolve(useBias: true)
+                    integratePositions(sb, count: dummy, h: h, maxW: maxW)
+                    relaxOrSolve(useBias: false)
                 }
             }
+            }
+            }
+            if solver.needsRestitution() {
+                solver.saveNormalImpulses()
+                solver.chunks.withUnsafeMutableBufferPointer { kb in
+                solver.overflow.withUnsafeMutableBufferPointer { ob in
+                    for _ in 0..<Tuning.restitutionIterations {
+                        solveJoints(jb, sb, jctx, useBias: false)
+                        solveConstraintJoints(xb, sb, jctx, h: h, useBias: false)
+                        for i in 0..<kb.count { restitutionChunk(kb.baseAddress! + i, s, invH: invH) }
+                        for o in 0..<ob.count { restitutionContact(&ob[o], s, dummy: dummy, invH: invH) }
+                        sb.resetDummy()
+                    }
+                }
+                }
+                solver.restoreNormalImpulses()
+            }
+            solver.storeImpulses(cb)
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
         }
     }
-
-    /// Where the awake body `i`, at `slot` in `awakeBodies`, finds its state in `states`. The states are
-    /// indexed by body today; once the solver loads them by slot (`states[0 ..< awakeBodies.count]` plus the
-    /// static dummy), this returns `slot`.
-    @inline(__always) func solverStateIndex(body i: Int, slot: Int) -> Int { i }
 
     /// Writes the solver's results back into the awake bodies, confines them to their reference bounds,
     /// updates sleep timers, clears the per-step forces, and stamps every island that still has a moving body
@@ -142,7 +171,7 @@ extension PhysicsWorld {
         bodiesFinalizedLastStep = awakeBodies.count
         for slot in 0..<awakeBodies.count {
             let i = Int(awakeBodies[slot])
-            let s = states[solverStateIndex(body: i, slot: slot)]
+            let s = states[slot], da = turned[slot]
             var b = bodies[i]
             let keepAwake = b.keepAwake
             b.force = .zero
@@ -150,15 +179,15 @@ extension PhysicsWorld {
             b.keepAwake = false
             if b.localCentroid == .zero {
                 b.center = b.center + s.dp
-                if s.da != 0 {
-                    b.angle += s.da
+                if da != 0 {
+                    b.angle += da
                     b.rot = Rot(angle: b.angle)
                 }
             } else {
                 // The solver moved the center of mass and turned about it; the item's center follows.
                 let com = b.centerOfMass + s.dp
-                if s.da != 0 {
-                    b.angle += s.da
+                if da != 0 {
+                    b.angle += da
                     b.rot = Rot(angle: b.angle)
                 }
                 b.center = com - b.rot.rotate(b.localCentroid)
@@ -207,34 +236,6 @@ extension PhysicsWorld {
             } else {
                 b.center.y = 0.5 * (r.minY + r.maxY)
             }
-        }
-    }
-}
-
-private func integrateVelocities(_ s: UnsafeMutablePointer<SolverBody>, _ m: UnsafeBufferPointer<BodyMotion>,
-                                 h: Double, maxW: Double) {
-    for i in 0..<m.count where s[i].invMass > 0 {
-        let mo = m[i]
-        var v = (s[i].v + mo.accel * h) * mo.linearDampingFactor
-        v = clampLength(v, Tuning.maxLinearSpeed)
-        s[i].v = v
-        if s[i].invI > 0 {
-            s[i].w = clampMagnitude((s[i].w + mo.angularAccel * h) * mo.angularDampingFactor, maxW)
-        }
-    }
-}
-
-private func integratePositions(_ s: UnsafeMutablePointer<SolverBody>, count: Int, h: Double, maxW: Double) {
-    for i in 0..<count where s[i].invMass > 0 {
-        let v = clampLength(s[i].v, Tuning.maxLinearSpeed)
-        s[i].v = v
-        s[i].dp = s[i].dp + v * h
-        let w = s[i].w
-        if w != 0 {
-            let wc = clampMagnitude(w, maxW)
-            s[i].w = wc
-            s[i].dq = s[i].dq.integrated(by: h * wc)
-            s[i].da += h * wc
         }
     }
 }

@@ -110,18 +110,18 @@ struct PhysicsWorld {
     // Scratch reused every step.
     var pairs: [ProxyPair] = []
     var contactChanges: [ContactChange] = []
-    var states: [SolverBody] = []
-    var motion: [BodyMotion] = []
     /// Union-find parents over an island's bodies while it is split.
     var splitParent: [Int32] = []
     /// Island id of each component root while an island is split.
     var splitTarget: [Int32] = []
     var jointLinkScratch: [Int64] = []
-    var savedImpulses: [Double] = []
-    var constraints: [ContactConstraint] = []
-    var restitutionInputs: [RestitutionInput] = []
-    /// The step's colouring of `constraints`, kept between steps for its capacity.
-    var contactColouring = ContactColouring()
+    // The solver's per-step arrays, by slot (`states[awakeBodies.count]` is the static dummy,
+    // Engine/SolverBody.swift), kept between steps for their capacity.
+    var states: [SolverBody] = []
+    var solverMass: [SolverMass] = []
+    var turned: [Double] = []
+    var motion: [BodyMotion] = []
+    var contactSolver = ContactSolver()
 
     init(stepHz: Double) {
         self.stepHz = stepHz
@@ -344,13 +344,4 @@ struct PhysicsWorld {
             droppedEvents += 1
         }
     }
-}
-
-/// Per-step integration inputs of one body, kept apart from `SolverBody` so that the contact solver's
-/// working set stays small.
-struct BodyMotion {
-    var accel = Vec2.zero
-    var angularAccel = 0.0
-    var linearDampingFactor = 1.0
-    var angularDampingFactor = 1.0
 }

@@ -1,69 +1,52 @@
-/// Four lanes of `Double`: one lane per constraint of a colour.
-typealias Lanes = SIMD4<Double>
-typealias LaneMask = SIMDMask<SIMD4<Int64>>
+/// Both sides of a chunk's constraints with the impulse steps that move them (methods rather than closures, so
+/// that the compiler sees every access statically). The arithmetic is `ScalarPair`'s, lane-wise and in the
+/// same order, so a lane and the scalar solve of the same constraint agree bit for bit.
+struct LanePair {
+    var A: LaneBodies
+    var B: LaneBodies
+    let mA: FloatW, iA: FloatW, mB: FloatW, iB: FloatW
+    let nx: FloatW, ny: FloatW
 
-/// Lane-wise `max` with the scalar `Swift.max`'s choice (`b` where `b >= a`), kept inline as a select.
-@inline(__always) func laneMax(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .>= a) }
-/// Lane-wise `min` with the scalar `Swift.min`'s choice (`b` where `b < a`).
-@inline(__always) func laneMin(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .< a) }
-
-/// The velocity state of four constraints' bodies on one side, gathered from the solver bodies.
-private struct WideBody {
-    var vx, vy, w, m, i, dpx, dpy, qc, qs: Lanes
-
-    @inline(__always) init(_ s: UnsafeMutablePointer<SolverBody>, _ b0: Int, _ b1: Int, _ b2: Int, _ b3: Int) {
-        let s0 = s[b0], s1 = s[b1], s2 = s[b2], s3 = s[b3]
-        vx = Lanes(s0.v.x, s1.v.x, s2.v.x, s3.v.x)
-        vy = Lanes(s0.v.y, s1.v.y, s2.v.y, s3.v.y)
-        w = Lanes(s0.w, s1.w, s2.w, s3.w)
-        m = Lanes(s0.invMass, s1.invMass, s2.invMass, s3.invMass)
-        i = Lanes(s0.invI, s1.invI, s2.invI, s3.invI)
-        dpx = Lanes(s0.dp.x, s1.dp.x, s2.dp.x, s3.dp.x)
-        dpy = Lanes(s0.dp.y, s1.dp.y, s2.dp.y, s3.dp.y)
-        qc = Lanes(s0.dq.c, s1.dq.c, s2.dq.c, s3.dq.c)
-        qs = Lanes(s0.dq.s, s1.dq.s, s2.dq.s, s3.dq.s)
+    @inline(__always) init(_ c: UnsafeMutablePointer<ContactChunk>, _ A: LaneBodies, _ B: LaneBodies) {
+        self.A = A
+        self.B = B
+        mA = c.pointee.invMassA; iA = c.pointee.invIA; mB = c.pointee.invMassB; iB = c.pointee.invIB
+        nx = c.pointee.normalX; ny = c.pointee.normalY
     }
 
-    /// Writes the velocities back; a body that does not move may sit in several lanes and gets back its own value.
-    @inline(__always) func scatter(_ s: UnsafeMutablePointer<SolverBody>, _ b0: Int, _ b1: Int, _ b2: Int, _ b3: Int) {
-        s[b0].v = Vec2(vx[0], vy[0]); s[b0].w = w[0]
-        s[b1].v = Vec2(vx[1], vy[1]); s[b1].w = w[1]
-        s[b2].v = Vec2(vx[2], vy[2]); s[b2].w = w[2]
-        s[b3].v = Vec2(vx[3], vy[3]); s[b3].w = w[3]
+    /// Current separation of a point: the start separation moved by the bodies' position and rotation deltas.
+    @inline(__always) func separation(_ p: LanePoint) -> FloatW {
+        let x = (B.dpx - A.dpx) + (B.qc * p.anchorBX - B.qs * p.anchorBY) - (A.qc * p.anchorAX - A.qs * p.anchorAY)
+        let y = (B.dpy - A.dpy) + (B.qs * p.anchorBX + B.qc * p.anchorBY) - (A.qs * p.anchorAX + A.qc * p.anchorAY)
+        return (x * nx + y * ny) + p.adjustedSeparation
     }
-}
 
-/// Both sides of four constraints, with the impulse steps that move them (methods rather than closures, so
-/// that the compiler sees every access statically).
-private struct WidePair {
-    var A: WideBody
-    var B: WideBody
-    let nx: Lanes
-    let ny: Lanes
-
-    @inline(__always) func relativeVelocity(_ p: WidePoint) -> (Lanes, Lanes) {
-        let dvx = B.vx + (-B.w * p.rBy) - A.vx - (-A.w * p.rAy)
-        let dvy = B.vy + B.w * p.rBx - A.vy - A.w * p.rAx
+    /// Relative velocity of B's anchor against A's (the anchors fixed for the step, Box2D's soft step).
+    @inline(__always) func relativeVelocity(_ p: LanePoint) -> (FloatW, FloatW) {
+        let dvx = (B.vx - B.w * p.anchorBY) - (A.vx - A.w * p.anchorAY)
+        let dvy = (B.vy + B.w * p.anchorBX) - (A.vy + A.w * p.anchorAX)
         return (dvx, dvy)
     }
 
-    @inline(__always) mutating func applyImpulse(_ p: WidePoint, _ px: Lanes, _ py: Lanes) {
-        A.vx -= px * A.m
-        A.vy -= py * A.m
-        A.w -= A.i * (p.rAx * py - p.rAy * px)
-        B.vx += px * B.m
-        B.vy += py * B.m
-        B.w += B.i * (p.rBx * py - p.rBy * px)
+    @inline(__always) mutating func apply(_ p: LanePoint, _ px: FloatW, _ py: FloatW) {
+        A.vx -= px * mA
+        A.vy -= py * mA
+        A.w -= iA * (p.anchorAX * py - p.anchorAY * px)
+        B.vx += px * mB
+        B.vy += py * mB
+        B.w += iB * (p.anchorBX * py - p.anchorBY * px)
     }
 
-    @inline(__always) mutating func normalPart(_ p: inout WidePoint, _ sep: Lanes, _ active: LaneMask, useBias: Bool,
-                                               invH: Double, _ soft: (Lanes, Lanes, Lanes)) {
+    /// The normal impulse of one point: soft push-out while penetrating (`useBias`), rigid when relaxing,
+    /// speculative (may close the gap this sub-step, no more) while apart.
+    @inline(__always) mutating func normal(_ p: inout LanePoint, _ sep: FloatW, _ soft: LaneSoftness, invH: Float,
+                                           useBias: Bool) {
         let apart = sep .> 0
-        var bias = Lanes(repeating: 0), massScale = Lanes(repeating: 1), impulseScale = Lanes(repeating: 0)
+        var bias = FloatW(repeating: 0), massScale = FloatW(repeating: 1), impulseScale = FloatW(repeating: 0)
         if useBias {
-            bias = laneMax(soft.0 * sep, Lanes(repeating: -Tuning.contactPushMaxVelocity))
-            massScale = soft.1
-            impulseScale = soft.2
+            bias = laneMax(soft.biasRate * sep, FloatW(repeating: -Float(Tuning.contactPushMaxVelocity)))
+            massScale = soft.massScale
+            impulseScale = soft.impulseScale
         }
         bias.replace(with: sep * invH, where: apart)
         massScale.replace(with: 1, where: apart)
@@ -71,172 +54,214 @@ private struct WidePair {
         let (dvx, dvy) = relativeVelocity(p)
         let vn = dvx * nx + dvy * ny
         var impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
-        let newImpulse = laneMax(p.normalImpulse + impulse, Lanes(repeating: 0))
-        impulse = (newImpulse - p.normalImpulse).replacing(with: 0, where: .!active)
-        p.normalImpulse.replace(with: newImpulse, where: active)
-        p.maxNormalImpulse.replace(with: laneMax(p.maxNormalImpulse, impulse), where: active)
-        applyImpulse(p, nx * impulse, ny * impulse)
+        let newImpulse = laneMax(p.normalImpulse + impulse, FloatW(repeating: 0))
+        impulse = newImpulse - p.normalImpulse
+        p.normalImpulse = newImpulse
+        p.maxNormalImpulse = laneMax(p.maxNormalImpulse, impulse)
+        apply(p, nx * impulse, ny * impulse)
     }
 
-    @inline(__always) mutating func frictionPart(_ p: inout WidePoint, _ active: LaneMask, _ friction: Lanes) {
+    /// Coulomb friction of one point, bounded by friction × its normal impulse.
+    @inline(__always) mutating func friction(_ p: inout LanePoint, _ friction: FloatW) {
         let (dvx, dvy) = relativeVelocity(p)
         // t = (n.y, -n.x)
-        let vt = dvx * ny + dvy * (-nx)
+        let vt = dvx * ny - dvy * nx
         var impulse = -p.tangentMass * vt
         let maxFriction = friction * p.normalImpulse
         let newImpulse = laneMin(laneMax(p.tangentImpulse + impulse, -maxFriction), maxFriction)
-        impulse = (newImpulse - p.tangentImpulse).replacing(with: 0, where: .!active)
-        p.tangentImpulse.replace(with: newImpulse, where: active)
-        applyImpulse(p, ny * impulse, -nx * impulse)
+        impulse = newImpulse - p.tangentImpulse
+        p.tangentImpulse = newImpulse
+        apply(p, ny * impulse, -nx * impulse)
     }
 }
 
-/// One contact point of four constraints.
-private struct WidePoint {
-    var rAx, rAy, rBx, rBy, adjustedSeparation, normalImpulse, tangentImpulse, maxNormalImpulse: Lanes
-    var normalMass, tangentMass: Lanes
-
-    @inline(__always) init(_ p0: ConstraintPoint, _ p1: ConstraintPoint, _ p2: ConstraintPoint, _ p3: ConstraintPoint) {
-        rAx = Lanes(p0.anchorA.x, p1.anchorA.x, p2.anchorA.x, p3.anchorA.x)
-        rAy = Lanes(p0.anchorA.y, p1.anchorA.y, p2.anchorA.y, p3.anchorA.y)
-        rBx = Lanes(p0.anchorB.x, p1.anchorB.x, p2.anchorB.x, p3.anchorB.x)
-        rBy = Lanes(p0.anchorB.y, p1.anchorB.y, p2.anchorB.y, p3.anchorB.y)
-        adjustedSeparation = Lanes(p0.adjustedSeparation, p1.adjustedSeparation, p2.adjustedSeparation,
-                                   p3.adjustedSeparation)
-        normalImpulse = Lanes(p0.normalImpulse, p1.normalImpulse, p2.normalImpulse, p3.normalImpulse)
-        tangentImpulse = Lanes(p0.tangentImpulse, p1.tangentImpulse, p2.tangentImpulse, p3.tangentImpulse)
-        maxNormalImpulse = Lanes(p0.maxNormalImpulse, p1.maxNormalImpulse, p2.maxNormalImpulse, p3.maxNormalImpulse)
-        normalMass = Lanes(p0.normalMass, p1.normalMass, p2.normalMass, p3.normalMass)
-        tangentMass = Lanes(p0.tangentMass, p1.tangentMass, p2.tangentMass, p3.tangentMass)
-    }
-
-    @inline(__always) func store(_ lane: Int, _ p: inout ConstraintPoint) {
-        p.normalImpulse = normalImpulse[lane]
-        p.tangentImpulse = tangentImpulse[lane]
-        p.maxNormalImpulse = maxNormalImpulse[lane]
-    }
-}
-
-/// The contact solve colour by colour, four constraints at a time in `SIMD4<Double>` lanes, with the arithmetic
-/// of `solveContact` done lane-wise: the branches (speculative or touching, rigid block or point by point,
-/// one or two points, friction or none) become masks. Each colour's remainder and the overflow colour are
-/// solved by the scalar `solveContact`.
-func solveContactsWide(_ cs: UnsafeMutableBufferPointer<ContactConstraint>, _ s: UnsafeMutablePointer<SolverBody>,
-                       dummy: Int, _ ctx: ContactSolverContext, useBias: Bool, colouring: ContactColouring) {
-    colouring.order.withUnsafeBufferPointer { order in
-        let n = ContactColouring.colourCount
-        for c in 0..<n {
-            var k = colouring.starts[c]
-            let end = colouring.starts[c + 1]
-            while k + 4 <= end {
-                solveFour(cs, s, Int(order[k]), Int(order[k + 1]), Int(order[k + 2]), Int(order[k + 3]), ctx,
-                          useBias: useBias)
-                k += 4
-            }
-            while k < end {
-                solveContact(&cs[Int(order[k])], s, ctx, useBias: useBias)
-                k += 1
-            }
-        }
-        for k in colouring.starts[n]..<order.count {
-            solveContact(&cs[Int(order[k])], s, ctx, useBias: useBias)
-        }
-    }
-    s[dummy].v = .zero
-    s[dummy].w = 0
-}
-
-@inline(__always)
-private func solveFour(_ cs: UnsafeMutableBufferPointer<ContactConstraint>, _ s: UnsafeMutablePointer<SolverBody>,
-                       _ k0: Int, _ k1: Int, _ k2: Int, _ k3: Int, _ ctx: ContactSolverContext, useBias: Bool) {
-    let c0 = cs[k0], c1 = cs[k1], c2 = cs[k2], c3 = cs[k3]
-    let a0 = Int(c0.bodyA), a1 = Int(c1.bodyA), a2 = Int(c2.bodyA), a3 = Int(c3.bodyA)
-    let b0 = Int(c0.bodyB), b1 = Int(c1.bodyB), b2 = Int(c2.bodyB), b3 = Int(c3.bodyB)
-    let nx = Lanes(c0.normal.x, c1.normal.x, c2.normal.x, c3.normal.x)
-    let ny = Lanes(c0.normal.y, c1.normal.y, c2.normal.y, c3.normal.y)
-    var pair = WidePair(A: WideBody(s, a0, a1, a2, a3), B: WideBody(s, b0, b1, b2, b3), nx: nx, ny: ny)
-    let two = SIMD4<Int64>(Int64(c0.pointCount), Int64(c1.pointCount), Int64(c2.pointCount),
-                           Int64(c3.pointCount)) .> 1
-    let block = SIMD4<Int64>(c0.block ? 1 : 0, c1.block ? 1 : 0, c2.block ? 1 : 0, c3.block ? 1 : 0) .!= 0
-    let againstStatic = SIMD4<Int64>(c0.againstStatic ? 1 : 0, c1.againstStatic ? 1 : 0, c2.againstStatic ? 1 : 0,
-                                     c3.againstStatic ? 1 : 0) .!= 0
-    let friction = Lanes(c0.friction, c1.friction, c2.friction, c3.friction)
-    var p0 = WidePoint(c0.p0, c1.p0, c2.p0, c3.p0)
-    var p1 = WidePoint(c0.p1, c1.p1, c2.p1, c3.p1)
-    let invH = ctx.invH
-    let soft = (
-        Lanes(repeating: ctx.soft.biasRate).replacing(with: ctx.staticSoft.biasRate, where: againstStatic),
-        Lanes(repeating: ctx.soft.massScale).replacing(with: ctx.staticSoft.massScale, where: againstStatic),
-        Lanes(repeating: ctx.soft.impulseScale).replacing(with: ctx.staticSoft.impulseScale, where: againstStatic))
-    let A0 = pair.A, B0 = pair.B
-    let dpx = B0.dpx - A0.dpx, dpy = B0.dpy - A0.dpy
-    @inline(__always) func separation(_ p: WidePoint) -> Lanes {
-        let x = dpx + (B0.qc * p.rBx - B0.qs * p.rBy) - (A0.qc * p.rAx - A0.qs * p.rAy)
-        let y = dpy + (B0.qs * p.rBx + B0.qc * p.rBy) - (A0.qs * p.rAx + A0.qc * p.rAy)
-        return (x * nx + y * ny) + p.adjustedSeparation
-    }
-    let sep0 = separation(p0)
-    let sep1 = separation(p1).replacing(with: 0, where: .!two)
-    // Rigid block lanes: relax passes, and speculative two-point contacts with both points apart.
-    var rigid = block
-    if useBias { rigid = rigid .& (sep0 .> 0) .& (sep1 .> 0) }
-    pair.normalPart(&p0, sep0, .!rigid, useBias: useBias, invH: invH, soft)
-    pair.normalPart(&p1, sep1, two .& .!rigid, useBias: useBias, invH: invH, soft)
-    if any(rigid) {
-        // The 2x2 LCP from the velocities before the point-by-point lanes moved them.
-        var rigidPair = WidePair(A: A0, B: B0, nx: nx, ny: ny)
-        let (dv1x, dv1y) = rigidPair.relativeVelocity(p0)
-        let (dv2x, dv2y) = rigidPair.relativeVelocity(p1)
+extension LanePair {
+    /// Both normal points at once toward normal velocities `t1`, `t2` (Box2D 2.4's block solver: the 2×2 LCP
+    /// w = K x + b ≥ 0, x ≥ 0, w·x = 0 on the accumulated impulses), from this pair's velocities, applied to
+    /// every lane; returns the new accumulated impulses. The cases in Box2D's order, applied last to first so
+    /// that the earlier case wins where several hold.
+    @inline(__always) mutating func blockSolve(_ c: UnsafeMutablePointer<ContactChunk>, _ t1: FloatW, _ t2: FloatW,
+                                               _ x1Old: FloatW, _ x2Old: FloatW) -> (FloatW, FloatW) {
+        let (dv1x, dv1y) = relativeVelocity(c.pointee.p1)
+        let (dv2x, dv2y) = relativeVelocity(c.pointee.p2)
         let vn1 = dv1x * nx + dv1y * ny, vn2 = dv2x * nx + dv2y * ny
-        let x1Old = p0.normalImpulse, x2Old = p1.normalImpulse
-        let k11 = Lanes(c0.k11, c1.k11, c2.k11, c3.k11)
-        let k12 = Lanes(c0.k12, c1.k12, c2.k12, c3.k12)
-        let k22 = Lanes(c0.k22, c1.k22, c2.k22, c3.k22)
-        let zero = Lanes(repeating: 0)
-        let rhs1 = vn1 + laneMax(sep0, zero) * invH - (k11 * x1Old + k12 * x2Old)
-        let rhs2 = vn2 + laneMax(sep1, zero) * invH - (k12 * x1Old + k22 * x2Old)
-        // Box2D's case order, applied last-to-first so that the earlier case wins where several hold.
+        let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22
+        let b1 = vn1 - t1 - (k11 * x1Old + k12 * x2Old)
+        let b2 = vn2 - t2 - (k12 * x1Old + k22 * x2Old)
+        let zero = FloatW(repeating: 0)
         var x1 = zero, x2 = zero
-        let only2 = -rhs2 / k22
-        let case2 = (only2 .>= 0) .& (k12 * only2 + rhs1 .>= 0)
-        x1.replace(with: 0, where: case2)
+        let only2 = -b2 / k22
+        let case2 = (only2 .>= 0) .& (k12 * only2 + b1 .>= 0)
         x2.replace(with: only2, where: case2)
-        let only1 = -rhs1 / k11
-        let case1 = (only1 .>= 0) .& (k12 * only1 + rhs2 .>= 0)
+        let only1 = -b1 / k11
+        let case1 = (only1 .>= 0) .& (k12 * only1 + b2 .>= 0)
         x1.replace(with: only1, where: case1)
         x2.replace(with: 0, where: case1)
         let det = k11 * k22 - k12 * k12
-        let both1 = -(k22 * rhs1 - k12 * rhs2) / det, both2 = -(k11 * rhs2 - k12 * rhs1) / det
+        let both1 = -(k22 * b1 - k12 * b2) / det, both2 = -(k11 * b2 - k12 * b1) / det
         let both = (both1 .>= 0) .& (both2 .>= 0)
         x1.replace(with: both1, where: both)
         x2.replace(with: both2, where: both)
-        let d1 = (x1 - x1Old).replacing(with: 0, where: .!rigid)
-        let d2 = (x2 - x2Old).replacing(with: 0, where: .!rigid)
-        p0.normalImpulse.replace(with: x1, where: rigid)
-        p1.normalImpulse.replace(with: x2, where: rigid)
-        p0.maxNormalImpulse.replace(with: laneMax(p0.maxNormalImpulse, d1), where: rigid)
-        p1.maxNormalImpulse.replace(with: laneMax(p1.maxNormalImpulse, d2), where: rigid)
-        let p1x = nx * d1, p1y = ny * d1, p2x = nx * d2, p2y = ny * d2
-        rigidPair.A.vx -= (p1x + p2x) * A0.m
-        rigidPair.A.vy -= (p1y + p2y) * A0.m
-        rigidPair.A.w -= A0.i * ((p0.rAx * p1y - p0.rAy * p1x) + (p1.rAx * p2y - p1.rAy * p2x))
-        rigidPair.B.vx += (p1x + p2x) * B0.m
-        rigidPair.B.vy += (p1y + p2y) * B0.m
-        rigidPair.B.w += B0.i * ((p0.rBx * p1y - p0.rBy * p1x) + (p1.rBx * p2y - p1.rBy * p2x))
-        pair.A.vx.replace(with: rigidPair.A.vx, where: rigid)
-        pair.A.vy.replace(with: rigidPair.A.vy, where: rigid)
-        pair.A.w.replace(with: rigidPair.A.w, where: rigid)
-        pair.B.vx.replace(with: rigidPair.B.vx, where: rigid)
-        pair.B.vy.replace(with: rigidPair.B.vy, where: rigid)
-        pair.B.w.replace(with: rigidPair.B.w, where: rigid)
+        let d1 = x1 - x1Old, d2 = x2 - x2Old
+        apply(c.pointee.p1, nx * d1, ny * d1)
+        apply(c.pointee.p2, nx * d2, ny * d2)
+        return (x1, x2)
     }
-    let withFriction = friction .> 0
-    if any(withFriction) {
-        pair.frictionPart(&p0, withFriction, friction)
-        pair.frictionPart(&p1, withFriction .& two, friction)
+
+    /// The lanes of `other` where `mask` holds.
+    @inline(__always) mutating func take(_ other: LanePair, where mask: MaskW) {
+        A.vx.replace(with: other.A.vx, where: mask)
+        A.vy.replace(with: other.A.vy, where: mask)
+        A.w.replace(with: other.A.w, where: mask)
+        B.vx.replace(with: other.B.vx, where: mask)
+        B.vy.replace(with: other.B.vy, where: mask)
+        B.w.replace(with: other.B.w, where: mask)
     }
-    pair.A.scatter(s, a0, a1, a2, a3)
-    pair.B.scatter(s, b0, b1, b2, b3)
-    p0.store(0, &cs[k0].p0); p0.store(1, &cs[k1].p0); p0.store(2, &cs[k2].p0); p0.store(3, &cs[k3].p0)
-    p1.store(0, &cs[k0].p1); p1.store(1, &cs[k1].p1); p1.store(2, &cs[k2].p1); p1.store(3, &cs[k3].p1)
+}
+
+/// A chunk's contact softness, read once per pass.
+struct LaneSoftness {
+    var biasRate: FloatW
+    var massScale: FloatW
+    var impulseScale: FloatW
+
+    @inline(__always) init(_ c: UnsafeMutablePointer<ContactChunk>) {
+        biasRate = c.pointee.biasRate
+        massScale = c.pointee.massScale
+        impulseScale = c.pointee.impulseScale
+    }
+}
+
+/// One chunk's solve (`useBias`) or relax pass (Box2D v3's `b2SolveContactTwoPointsTask`): both points' normal
+/// impulses one after the other, then both points' friction. Two points are solved one after the other, as
+/// Box2D v3 does, except where both are still apart by more than `Tuning.linearSlop` (a fast item arriving):
+/// those lanes are solved as one rigid 2×2 problem (`solveChunkWithBlock`), so the item arrives flat instead of being spun point by point through a
+/// thin wall (docs/ENGINE.md, "Contact solver"). Written flat, on locals, so that the velocities stay in
+/// registers; the chunk is read and written in place through its pointer, field by field. `LanePair` holds
+/// the same arithmetic for the rarer passes (block lanes, restitution).
+@inline(__always)
+func solveChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float,
+                useBias: Bool) {
+    let A = LaneBodies(s, c.pointee.slotA), B = LaneBodies(s, c.pointee.slotB)
+    let nx = c.pointee.normalX, ny = c.pointee.normalY
+    // Positions do not change during a velocity pass, so each point's separation is computed once.
+    let dpx = B.dpx - A.dpx, dpy = B.dpy - A.dpy
+    @inline(__always) func separation(_ p: UnsafeMutablePointer<LanePoint>) -> FloatW {
+        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+        let x = dpx + (B.qc * rBx - B.qs * rBy) - (A.qc * rAx - A.qs * rAy)
+        let y = dpy + (B.qs * rBx + B.qc * rBy) - (A.qs * rAx + A.qc * rAy)
+        return (x * nx + y * ny) + p.pointee.adjustedSeparation
+    }
+    let p1 = c.point1, p2 = c.point2
+    let sep1 = separation(p1), sep2 = separation(p2)
+    let gap = FloatW(repeating: Float(Tuning.linearSlop))
+    if any((c.pointee.block .!= 0) .& (sep1 .> gap) .& (sep2 .> gap)) {
+        solveChunkWithBlock(c, s, invH: invH, useBias: useBias)
+        return
+    }
+    let mA = c.pointee.invMassA, iA = c.pointee.invIA, mB = c.pointee.invMassB, iB = c.pointee.invIB
+    var vAx = A.vx, vAy = A.vy, wA = A.w, vBx = B.vx, vBy = B.vy, wB = B.w
+    var biasRate = FloatW(repeating: 0), massScale = FloatW(repeating: 1), impulseScale = FloatW(repeating: 0)
+    if useBias {
+        biasRate = c.pointee.biasRate
+        massScale = c.pointee.massScale
+        impulseScale = c.pointee.impulseScale
+    }
+    let maxPush = FloatW(repeating: -Float(Tuning.contactPushMaxVelocity))
+    let zero = FloatW(repeating: 0), one = FloatW(repeating: 1)
+    @inline(__always) func normal(_ p: UnsafeMutablePointer<LanePoint>, _ sep: FloatW) {
+        let apart = sep .> 0
+        var bias = useBias ? laneMax(biasRate * sep, maxPush) : zero
+        bias.replace(with: sep * invH, where: apart)
+        let ms = massScale.replacing(with: one, where: apart)
+        let isc = impulseScale.replacing(with: zero, where: apart)
+        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+        let dvx = (vBx - wB * rBy) - (vAx - wA * rAy)
+        let dvy = (vBy + wB * rBx) - (vAy + wA * rAx)
+        let vn = dvx * nx + dvy * ny
+        let old = p.pointee.normalImpulse
+        var impulse = -p.pointee.normalMass * ms * (vn + bias) - isc * old
+        let newImpulse = laneMax(old + impulse, zero)
+        impulse = newImpulse - old
+        p.pointee.normalImpulse = newImpulse
+        p.pointee.maxNormalImpulse = laneMax(p.pointee.maxNormalImpulse, impulse)
+        let px = nx * impulse, py = ny * impulse
+        vAx -= px * mA
+        vAy -= py * mA
+        wA -= iA * (rAx * py - rAy * px)
+        vBx += px * mB
+        vBy += py * mB
+        wB += iB * (rBx * py - rBy * px)
+    }
+    normal(p1, sep1)
+    normal(p2, sep2)
+    let friction = c.pointee.friction
+    @inline(__always) func tangent(_ p: UnsafeMutablePointer<LanePoint>) {
+        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+        let dvx = (vBx - wB * rBy) - (vAx - wA * rAy)
+        let dvy = (vBy + wB * rBx) - (vAy + wA * rAx)
+        // t = (n.y, -n.x)
+        let vt = dvx * ny - dvy * nx
+        let old = p.pointee.tangentImpulse
+        var impulse = -p.pointee.tangentMass * vt
+        let maxFriction = friction * p.pointee.normalImpulse
+        let newImpulse = laneMin(laneMax(old + impulse, -maxFriction), maxFriction)
+        impulse = newImpulse - old
+        p.pointee.tangentImpulse = newImpulse
+        let px = ny * impulse, py = -nx * impulse
+        vAx -= px * mA
+        vAy -= py * mA
+        wA -= iA * (rAx * py - rAy * px)
+        vBx += px * mB
+        vBy += py * mB
+        wB += iB * (rBx * py - rBy * px)
+    }
+    tangent(p1)
+    tangent(p2)
+    LaneBodies.scatter(s, c.pointee.slotA, vAx, vAy, wA)
+    LaneBodies.scatter(s, c.pointee.slotB, vBx, vBy, wB)
+}
+
+/// `solveChunk` for a chunk with a lane whose two points are both apart by more than the slop and block-solvable.
+@inline(never)
+func solveChunkWithBlock(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>,
+                         invH: Float, useBias: Bool) {
+    var pair = LanePair(c, LaneBodies(s, c.pointee.slotA), LaneBodies(s, c.pointee.slotB))
+    let soft = LaneSoftness(c)
+    let sep1 = pair.separation(c.pointee.p1), sep2 = pair.separation(c.pointee.p2)
+    let gap = FloatW(repeating: Float(Tuning.linearSlop))
+    let rigid = (c.pointee.block .!= 0) .& (sep1 .> gap) .& (sep2 .> gap)
+    var before = pair
+    let x1Old = c.pointee.p1.normalImpulse, x2Old = c.pointee.p2.normalImpulse
+    let m1Old = c.pointee.p1.maxNormalImpulse, m2Old = c.pointee.p2.maxNormalImpulse
+    pair.normal(&c.pointee.p1, sep1, soft, invH: invH, useBias: useBias)
+    pair.normal(&c.pointee.p2, sep2, soft, invH: invH, useBias: useBias)
+    let zero = FloatW(repeating: 0)
+    let (x1, x2) = before.blockSolve(c, -laneMax(sep1, zero) * invH, -laneMax(sep2, zero) * invH, x1Old, x2Old)
+    pair.take(before, where: rigid)
+    c.pointee.p1.normalImpulse.replace(with: x1, where: rigid)
+    c.pointee.p2.normalImpulse.replace(with: x2, where: rigid)
+    c.pointee.p1.maxNormalImpulse.replace(with: laneMax(m1Old, x1 - x1Old), where: rigid)
+    c.pointee.p2.maxNormalImpulse.replace(with: laneMax(m2Old, x2 - x2Old), where: rigid)
+    let friction = c.pointee.friction
+    pair.friction(&c.pointee.p1, friction)
+    pair.friction(&c.pointee.p2, friction)
+    pair.A.scatter(s, c.pointee.slotA)
+    pair.B.scatter(s, c.pointee.slotB)
+}
+
+/// One chunk's warm start: the accumulated impulses of the last step (or sub-step) applied again.
+@inline(__always)
+func warmStartChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>) {
+    var pair = LanePair(c, LaneBodies(velocities: s, c.pointee.slotA), LaneBodies(velocities: s, c.pointee.slotB))
+    @inline(__always) func impulse(_ ni: FloatW, _ ti: FloatW) -> (FloatW, FloatW) {
+        // P = n * normalImpulse + t * tangentImpulse with t = (n.y, -n.x).
+        (pair.nx * ni + pair.ny * ti, pair.ny * ni - pair.nx * ti)
+    }
+    let (p1x, p1y) = impulse(c.pointee.p1.normalImpulse, c.pointee.p1.tangentImpulse)
+    pair.apply(c.pointee.p1, p1x, p1y)
+    let (p2x, p2y) = impulse(c.pointee.p2.normalImpulse, c.pointee.p2.tangentImpulse)
+    pair.apply(c.pointee.p2, p2x, p2y)
+    pair.A.scatter(s, c.pointee.slotA)
+    pair.B.scatter(s, c.pointee.slotB)
 }
