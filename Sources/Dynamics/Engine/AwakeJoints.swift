@@ -1,7 +1,8 @@
 /// The awake joints (the joint half of Box2D v3's awake solver set): `awakeJointIDs` and
 /// `awakeConstraintJointIDs`, the indices into `joints` and `constraintJoints` of the joints with at least one
 /// awake body, ascending (so the solver meets them in the same order as in the arrays). A joint whose bodies
-/// all sleep or are static moves nothing; the solver can skip it, so a sleeping jointed world costs nothing.
+/// all sleep or are static moves nothing: the solver prepares, colours and solves only the listed joints, so a
+/// sleeping jointed world costs nothing (and a sleeping joint keeps its impulses to warm-start when it wakes).
 ///
 /// Guarantees: after `buildAwakeJoints()` (run by every step after the contact update, when islands may have
 /// woken bodies), both lists hold exactly those joints, each once. Building them costs O(the awake bodies'
