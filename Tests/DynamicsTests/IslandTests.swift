@@ -175,8 +175,8 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
         && a.world.awakeConstraintJointIDs == constraintJoints.map { Int32($0) }
 }
 
-@Test func randomCommandsKeepTheAwakeSetAndIslandsConsistent() throws {
-    var rng = SplitMix(state: 7)
+@Test(arguments: [7, 11, 23]) func randomCommandsKeepTheAwakeSetAndIslandsConsistent(seed: Int) throws {
+    var rng = SplitMix(state: UInt64(seed))
     let a = makeWorld()
     var items: [ItemID] = []
     var attachments: [BehaviorID] = [], groups: [BehaviorID] = []
