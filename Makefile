@@ -45,6 +45,7 @@ bench: release
 	.build/release/dynbench physics --scene tumbler --steps 750
 	.build/release/dynbench physics --scene smash --steps 300
 	.build/release/dynbench physics --scene spinner --steps 500
+	.build/release/dynbench physics --scene bounce --steps 600
 	.build/release/dynbench codec
 	.build/release/dynbench server --clients 100 --bodies 1000 --seconds 10
 

@@ -86,6 +86,8 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     }
     for _ in 0..<60 { try addRandomItem() }
     var sawSleepers = false, sawRemoval = false
+    var anchored = Set<ItemID>(), anchorChanges = 0, groupChanges = 0
+    var group: BehaviorID?
     // Removals, additions and teleports, then a quiet spell in which the pile falls asleep, then more changes
     // that wake parts of it.
     for step in 1...1200 {
@@ -105,9 +107,30 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
             try a.setTransform(ids[Int(rng.next() * Double(ids.count))],
                                center: Vec2(40 + rng.next() * 720, 40 + rng.next() * 400), angle: rng.next())
         }
+        // Filter changes: anchoring and freeing items, grouping two items and splitting them again.
+        if step % 50 == 25 && !quiet {
+            let id = a.itemIDs[Int(rng.next() * Double(a.itemCount))]
+            var p = damped
+            p.anchored = !anchored.contains(id)
+            try a.setProperties(id, p)
+            if p.anchored { anchored.insert(id) } else { anchored.remove(id) }
+            anchorChanges += 1
+        }
+        if step % 60 == 30 && !quiet {
+            if let g = group {
+                a.removeGroup(g)
+                group = nil
+            } else {
+                let ids = a.itemIDs
+                let first = ids[Int(rng.next() * Double(ids.count))], second = ids[Int(rng.next() * Double(ids.count))]
+                if first != second { group = try a.add(ItemGroupBehavior(items: [first, second])) }
+                groupChanges += 1
+            }
+        }
     }
     #expect(sawSleepers)
     #expect(sawRemoval)
+    #expect(anchorChanges > 5 && groupChanges > 3)
     #expect(a.world.contactCount > 50)
 }
 

@@ -1,7 +1,8 @@
 /// e^x and ln x computed by dyn itself from IEEE `Double` arithmetic (no libm, no fused multiply-add), for
-/// the same reason as `Trig`: the broad phase's cell size is the exponential of the mean log of the bodies'
-/// diameters, so which cell a box lands in, hence the order in which contacts are found and solved, must not
-/// depend on the platform's C library. Both are within 1 ulp of glibc's over sweeps of their arguments.
+/// the same reason as `Trig`: anything the step computes must not depend on the platform's C library. (The
+/// uniform grid's cell size, their only user, went with the grid: the broad phase is now a pair of dynamic
+/// trees, docs/ENGINE.md "Broad phase"; they stay for the next step computation that needs them.) Both are
+/// within 1 ulp of glibc's over sweeps of their arguments.
 enum ExpLog {
     /// ln 2 as a 32-bit head (k·head is exact for the |k| ≤ 1 075 an exponent can need) and a tail.
     static let ln2Hi = 0.6931471806019545

@@ -55,9 +55,11 @@ struct BroadPhase {
     }
 
     /// Gives a proxy its new tight box: if the box left the fat box, the proxy is reinserted and buffered.
-    @inline(__always) mutating func moveProxy(_ key: Int32, _ box: AABB) {
+    /// `displacement`: how far its owner moves in a step (the fat box reaches ahead along it, DynamicTree).
+    @inline(__always) mutating func moveProxy(_ key: Int32, _ box: AABB, displacement: Vec2 = .zero) {
         let node = Self.node(key)
-        let left = Self.isStatic(key) ? staticTree.moveProxy(node, box) : movableTree.moveProxy(node, box)
+        let left = Self.isStatic(key) ? staticTree.moveProxy(node, box, displacement: displacement)
+                                      : movableTree.moveProxy(node, box, displacement: displacement)
         if left { bufferMove(key) }
     }
 

@@ -94,6 +94,10 @@ private func collidePolygonCircle(_ poly: ShapeView, _ circle: ShapeView, _ marg
     return m
 }
 
+/// The edge of `p1` along whose normal `p2` lies farthest out, and that separation. An edge stops being
+/// examined as soon as one vertex of `p2` is no farther out than the best edge so far (its separation only
+/// decreases over the vertices, so it cannot win): the same result as the full scan, in a fraction of the work
+/// for touching polygons, whose other edges have deeply negative separations.
 @inline(__always)
 private func maxSeparation(_ p1: ShapeView, _ p2: ShapeView) -> (edge: Int, separation: Double) {
     var bestEdge = 0
@@ -103,7 +107,10 @@ private func maxSeparation(_ p1: ShapeView, _ p2: ShapeView) -> (edge: Int, sepa
         var si = Double.infinity
         for j in 0..<p2.count {
             let s = n.dot(p2.vertices[j] - v)
-            if s < si { si = s }
+            if s < si {
+                si = s
+                if si <= best { break }
+            }
         }
         if si > best { best = si; bestEdge = i }
     }

@@ -56,16 +56,27 @@ struct DynamicTree {
     /// Updates a proxy's tight box; returns true when it left its fat box (the proxy was then reinserted with
     /// a new fat box around `box`).
     @discardableResult
-    mutating func moveProxy(_ id: Int32, _ box: AABB) -> Bool {
+    ///
+    /// `displacement` is how far the proxy's owner moves in one step: a reinserted fat box reaches
+    /// `DynamicTree.displacementMultiplier` steps ahead in that direction (Box2D 2.4's predicted AABB), so a body
+    /// moving steadily is reinserted every few steps rather than every time it crosses the margin.
+    mutating func moveProxy(_ id: Int32, _ box: AABB, displacement: Vec2 = .zero) -> Bool {
         let fat = nodes[Int(id)].box
         if fat.minX <= box.minX && fat.minY <= box.minY && box.maxX <= fat.maxX && box.maxY <= fat.maxY {
             return false
         }
         removeLeaf(id)
-        nodes[Int(id)].box = fattened(box)
+        var grown = fattened(box)
+        let ahead = displacement * Self.displacementMultiplier
+        if ahead.x < 0 { grown.minX += ahead.x } else { grown.maxX += ahead.x }
+        if ahead.y < 0 { grown.minY += ahead.y } else { grown.maxY += ahead.y }
+        nodes[Int(id)].box = grown
         insertLeaf(id)
         return true
     }
+
+    /// How many steps of motion a reinserted fat box reaches ahead (Box2D 2.4's `b2_aabbMultiplier`).
+    static let displacementMultiplier = 4.0
 
     @inline(__always) func fatBox(_ id: Int32) -> AABB { nodes[Int(id)].box }
     @inline(__always) func userData(_ id: Int32) -> Int32 { nodes[Int(id)].userData }

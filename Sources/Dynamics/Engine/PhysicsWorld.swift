@@ -269,7 +269,7 @@ struct PhysicsWorld {
         box.minX -= e; box.minY -= e; box.maxX += e; box.maxY += e
         boxes[i] = box
         expansion[i] = e
-        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box) }
+        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box, displacement: b.velocity * dt) }
     }
 
     /// A boundary segment's tight box: the segment grown by the speculative margin it collides with.

@@ -3,7 +3,7 @@
 enum BenchSceneCatalog {
     static let all: [any BenchScene.Type] = [
         PyramidScene.self, RainScene.self, LargePyramidScene.self, ManyPyramidsScene.self, JointGridScene.self,
-        TumblerScene.self, SmashScene.self, SpinnerScene.self,
+        TumblerScene.self, SmashScene.self, SpinnerScene.self, BounceScene.self,
     ]
 
     static var names: [String] { all.map { $0.name } }
