@@ -290,3 +290,23 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(a.world.awakeConstraintJointIDs.isEmpty)
     #expect(a.world.bodiesFinalizedLastStep == 1)
 }
+
+@Test func aSleepingGroupStaysPutWhileAnotherGroupFallsRigid() throws {
+    let a = makeWorld()
+    let resting = [try a.addItem(width: 40, height: 40, center: Vec2(200, 580)),
+                   try a.addItem(width: 40, height: 40, center: Vec2(240, 580))]
+    _ = try a.add(ItemGroupBehavior(items: resting))
+    runUntilAsleep(a)
+    let asleepAt = resting.map { a.center($0) }
+    let falling = [try a.addItem(width: 40, height: 40, center: Vec2(600, 100), angle: 0.3),
+                   try a.addItem(width: 40, height: 40, center: Vec2(640, 100), angle: 0.3)]
+    _ = try a.add(ItemGroupBehavior(items: falling))
+    let gap = distance(a.center(falling[0]), a.center(falling[1]))
+    for _ in 0..<90 {
+        a.step()
+        #expect(abs(distance(a.center(falling[0]), a.center(falling[1])) - gap) < 1e-6)
+    }
+    #expect(a.center(falling[0]).y > 300)
+    #expect(resting.map { a.center($0) } == asleepAt)
+    #expect(resting.allSatisfy { !isAwake(a, $0) })
+}
