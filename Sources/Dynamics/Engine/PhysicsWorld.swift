@@ -89,6 +89,15 @@ struct PhysicsWorld {
     var splitSleepTime = 0.0
     /// Sorted keys (`linkKey`) of the joints that link two movable bodies, as of the last `jointsChanged()`.
     var jointLinks: [Int64] = []
+    /// Indices into `joints` and `constraintJoints` of the joints with an awake body, ascending
+    /// (Engine/AwakeJoints.swift), and the per-body joint lists and bitmaps that build them.
+    var awakeJointIDs: [Int32] = []
+    var awakeConstraintJointIDs: [Int32] = []
+    var jointAdjacencyStart: [Int32] = [0]
+    var jointAdjacency: [Int32] = []
+    var jointAdjacencyShape = JointCounts()
+    var jointMarks: [UInt64] = []
+    var constraintJointMarks: [UInt64] = []
     /// Bodies finalized by the last step (= the awake set's size then): what tests check sleeping costs.
     var bodiesFinalizedLastStep = 0
     /// Proxies grown by the last step's `prepareProxies`.
