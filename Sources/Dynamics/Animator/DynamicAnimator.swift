@@ -29,6 +29,15 @@ public final class DynamicAnimator {
         }
     }
 
+    /// Called as each stage of `step()` begins, in `StepStage` order, every stage every step (a paused
+    /// animator takes no step, so nothing is called). For profiling (`dynbench physics --stages`): the time
+    /// between two calls, and from the last one to `step()` returning, is the earlier stage's. nil (default)
+    /// costs one branch per stage.
+    public var onStepStage: ((StepStage) -> Void)? {
+        get { world.stageObserver }
+        set { world.stageObserver = newValue }
+    }
+
     var world: PhysicsWorld
     var nextItemID = 1
     var nextBehaviorID = 1
@@ -67,11 +76,13 @@ public final class DynamicAnimator {
     /// Advances the world by one fixed step of 1/stepHz; returns at once while paused.
     public func step() {
         guard isRunning else { return }
+        world.stageObserver?(.behaviors)
         rebuildDerivedIfNeeded()
         rebuildConstraintJointsIfNeeded()
         applyPushes()
         applyFields()
         world.step()
+        world.stageObserver?(.groups)
         keepGroupsRigid()
         elapsedTime += world.dt
         stepCount += 1

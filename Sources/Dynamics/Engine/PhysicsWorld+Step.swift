@@ -2,18 +2,24 @@ extension PhysicsWorld {
     /// One fixed step of `dt`: proxies, contacts (linking islands, waking what touches awake bodies), the
     /// soft-step solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
     /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
+    /// The stages are `StepStage`'s, in its order; `stageObserver` (if set) hears each one begin.
     mutating func step() {
         eventsThisStep = 0
+        stageObserver?(.proxies)
         normalizeAwakeSet()
         prepareProxies()
+        stageObserver?(.contacts)
         updateContacts()
+        stageObserver?(.awakeLists)
         normalizeAwakeSet()
         // The solver's joints: those of the bodies awake now (a contact may have woken an island).
         buildAwakeJoints()
         // The solver's contacts: those of the bodies awake now (a contact may have woken an island).
         refreshAwakeContacts()
         solve()
+        stageObserver?(.finalize)
         finalizeBodies()
+        stageObserver?(.sleep)
         if sleepingEnabled { sleepIslands() }
         normalizeAwakeSet()
     }
@@ -48,6 +54,8 @@ extension PhysicsWorld {
     /// the impulses stored back. Within a stage: drags, joints, then the contacts colour by colour and the
     /// overflow (so drags give way to everything, and joints to contacts, as before the colouring).
     mutating func solve() {
+        let observe = stageObserver
+        observe?(.prepare)
         let substeps = Tuning.substeps
         let h = dt / Double(substeps)
         loadSolverBodies(h: h)
@@ -115,6 +123,7 @@ extension PhysicsWorld {
                     for o in 0..<ob.count { solveContact(&ob[o], s, invH: invH, useBias: useBias) }
                     sb.resetDummy()
                 }
+                observe?(.substeps)
                 for _ in 0..<substeps {
                     integrateVelocities(sb, mb, h: Float(h), maxW: maxW)
                     warmStartMouseJoints(mj, sb)
@@ -132,6 +141,7 @@ extension PhysicsWorld {
             }
             }
             }
+            observe?(.restitution)
             if solver.needsRestitution() {
                 solver.saveNormalImpulses()
                 solver.chunks.withUnsafeMutableBufferPointer { kb in
