@@ -55,11 +55,11 @@ struct DynamicTree {
 
     /// Updates a proxy's tight box; returns true when it left its fat box (the proxy was then reinserted with
     /// a new fat box around `box`).
-    @discardableResult
     ///
     /// `displacement` is how far the proxy's owner moves in one step: a reinserted fat box reaches
     /// `DynamicTree.displacementMultiplier` steps ahead in that direction (Box2D 2.4's predicted AABB), so a body
     /// moving steadily is reinserted every few steps rather than every time it crosses the margin.
+    @discardableResult
     mutating func moveProxy(_ id: Int32, _ box: AABB, displacement: Vec2 = .zero) -> Bool {
         let fat = nodes[Int(id)].box
         if fat.minX <= box.minX && fat.minY <= box.minY && box.maxX <= fat.maxX && box.maxY <= fat.maxY {
