@@ -99,19 +99,32 @@ struct DynamicTree {
         swap(&st, &stack)
     }
 
-    /// `query` with the caller's scratch stack, so that a caller can query while reading the tree.
+    /// `query` with the caller's scratch stack, so that a caller can query while reading the tree. The walk is
+    /// depth first over unsafe buffers (no uniqueness checks per push): the stack never holds more than one
+    /// pending sibling per level, so `height + 2` slots are enough.
     func query(_ box: AABB, stack: inout [Int32], _ visit: (Int32) -> Void) {
         guard root != Self.nullNode else { return }
-        stack.removeAll(keepingCapacity: true)
-        stack.append(root)
-        while let id = stack.popLast() {
-            let node = nodes[Int(id)]
-            guard node.box.overlaps(box) else { continue }
-            if node.isLeaf {
-                visit(id)
-            } else {
-                stack.append(node.child1)
-                stack.append(node.child2)
+        let need = Int(nodes[Int(root)].height) + 2
+        if stack.count < need { stack = [Int32](repeating: Self.nullNode, count: max(64, 2 * need)) }
+        let start = root
+        nodes.withUnsafeBufferPointer { nb in
+            stack.withUnsafeMutableBufferPointer { sb in
+                sb[0] = start
+                var top = 1
+                while top > 0 {
+                    top -= 1
+                    let id = sb[top]
+                    let node = nb[Int(id)]
+                    guard node.box.overlaps(box) else { continue }
+                    if node.isLeaf {
+                        visit(id)
+                    } else {
+                        precondition(top + 2 <= sb.count, "DynamicTree: height out of date")
+                        sb[top] = node.child1
+                        sb[top + 1] = node.child2
+                        top += 2
+                    }
+                }
             }
         }
     }
