@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 7700
 SCENE ?= default
 
-.PHONY: all bootstrap build release run server test bench profile soak fuzz sanitize clean
+.PHONY: all bootstrap build release run server test bench bench-native profile soak fuzz sanitize clean
 
 all: build
 
@@ -48,6 +48,17 @@ bench: release
 	.build/release/dynbench physics --scene bounce --steps 600
 	.build/release/dynbench codec
 	.build/release/dynbench server --clients 100 --bodies 1000 --seconds 10
+
+## make bench-native [BOX2D3=PATH/bench3-avx2]: dynbench built for this machine's CPU with 8-lane solver chunks
+## (SIMD8<Float>, docs/ARCHITECTURE.md, "The physics step"), in its own build directory, side by side with
+## Box2D v3's AVX2 build on pyramid 40, rain 1000 and pyramid 100.
+BOX2D3 ?= /tmp/box2d3/bench3-avx2
+bench-native: bootstrap
+	$(SWIFT) build -c release --product dynbench --scratch-path .build/native \
+		-Xswiftc -DDYN_LANES8 -Xswiftc -target-cpu -Xswiftc native
+	.build/native/release/dynbench physics --scene pyramid --size 40 --no-sleep --compare-box2d3 $(BOX2D3) --rounds 3
+	.build/native/release/dynbench physics --scene rain --size 1000 --no-sleep --compare-box2d3 $(BOX2D3) --rounds 3
+	.build/native/release/dynbench physics --scene pyramid --size 100 --no-sleep --compare-box2d3 $(BOX2D3) --rounds 3
 
 ## make profile [ARGS="--scene pyramid --size 100 --steps 40 --no-sleep"]: instructions per step by stage (callgrind).
 profile: bootstrap

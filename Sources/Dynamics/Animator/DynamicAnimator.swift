@@ -41,7 +41,13 @@ public final class DynamicAnimator {
     var jointAttachments: [JointAttachmentEntry] = []
     var constraintJointsDirty = false
     /// Item groups (DynamicAnimator+Groups.swift).
-    var groups: [GroupEntry] = []
+    var groups: [GroupEntry] = [] { didSet { groupLookupDirty = true } }
+    /// Group index by the members' body group tag, and the last rigidity pass that projected each group
+    /// (DynamicAnimator+GroupRigidity.swift); rebuilt after the groups change.
+    var groupLookup: [Int32: Int] = [:]
+    var groupProjected: [UInt32] = []
+    var groupPass: UInt32 = 0
+    var groupLookupDirty = false
     /// Per-body gravity, collision masks and joints must be rebuilt before the next step.
     var derivedDirty = true
     var segmentsDirty = true

@@ -12,10 +12,13 @@ typealias MaskW = SIMDMask<IntW.MaskStorage>
 /// Lanes per chunk.
 let laneCount = FloatW.scalarCount
 
-/// Lane-wise `max` with the scalar `Swift.max`'s choice (`b` where `b >= a`), so lanes and scalar agree bit for bit.
-@inline(__always) func laneMax(_ a: FloatW, _ b: FloatW) -> FloatW { a.replacing(with: b, where: b .>= a) }
-/// Lane-wise `min` with the scalar `Swift.min`'s choice (`b` where `b < a`).
+/// Lane-wise max, `a` where `a > b`, else `b`: one MAXPS (it differs from `Swift.max` only for NaN); the scalar
+/// solve uses `maxF`, the same choice, so lanes and scalar agree bit for bit.
+@inline(__always) func laneMax(_ a: FloatW, _ b: FloatW) -> FloatW { b.replacing(with: a, where: a .> b) }
+/// Lane-wise min, `b` where `b < a`, else `a` (`Swift.min`'s choice; one MINPS).
 @inline(__always) func laneMin(_ a: FloatW, _ b: FloatW) -> FloatW { a.replacing(with: b, where: b .< a) }
+/// `laneMax` of one lane.
+@inline(__always) func maxF(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
 
 /// One point of `laneCount` constraints, one field per quantity (structure of arrays).
 struct LanePoint {

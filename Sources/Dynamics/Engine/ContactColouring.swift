@@ -33,16 +33,26 @@ struct ContactColouring {
     /// The colour for a constraint between slots `a` and `b` (`moves*`: the slot's velocity may change), marked
     /// as used on the moving slots. Two moving bodies take the lowest colour free on both; one moving body the
     /// highest colour free on it (Box2D's split, which leaves the low colours to the dynamic pairs that need
-    /// them most); `colourCount` when none is free (overflow).
-    @inline(__always) mutating func take(_ a: Int, _ b: Int, movesA: Bool, movesB: Bool) -> Int {
+    /// them most), unless `lowest`; `colourCount` when none is free (overflow). Joints are coloured first and
+    /// with `lowest`, so that on every body its joints come before its contacts in the colour sweep (a rod
+    /// gives way to a wall, as when all joints were solved before all contacts).
+    @inline(__always) mutating func take(_ a: Int, _ b: Int, movesA: Bool, movesB: Bool, lowest: Bool = false) -> Int {
+        bodyMasks.withUnsafeMutableBufferPointer {
+            ContactColouring.take($0, a, b, movesA: movesA, movesB: movesB, lowest: lowest)
+        }
+    }
+
+    @inline(__always) static func take(_ bodyMasks: UnsafeMutableBufferPointer<UInt32>, _ a: Int, _ b: Int,
+                                       movesA: Bool, movesB: Bool, lowest: Bool) -> Int {
         let n = ContactColouring.colourCount
         let full: UInt32 = n >= 32 ? ~0 : (1 << UInt32(n)) - 1
-        if movesA && movesB {
-            let free = ~(bodyMasks[a] | bodyMasks[b]) & full
+        if movesA && movesB || lowest {
+            let mask = (movesA ? bodyMasks[a] : 0) | (movesB ? bodyMasks[b] : 0)
+            let free = ~mask & full
             guard free != 0 else { return n }
             let colour = free.trailingZeroBitCount
-            bodyMasks[a] |= 1 << UInt32(colour)
-            bodyMasks[b] |= 1 << UInt32(colour)
+            if movesA { bodyMasks[a] |= 1 << UInt32(colour) }
+            if movesB { bodyMasks[b] |= 1 << UInt32(colour) }
             return colour
         }
         let i = movesA ? a : b
@@ -58,18 +68,27 @@ struct ContactColouring {
     mutating func colour(_ contacts: UnsafeMutableBufferPointer<Contact>, ids: UnsafeBufferPointer<Int32>,
                          _ b: SolverBodies, solverSlot: UnsafeBufferPointer<Int32>) {
         let n = ContactColouring.colourCount
-        entries.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
-        counts.append(contentsOf: repeatElement(0, count: n + 1))
-        @inline(__always) func add(_ k: Int) {
-            guard contacts[k].pointCount > 0 else { return }
-            let ia = b.slot(contacts[k].bodyA, solverSlot), ib = b.slot(contacts[k].bodyB, solverSlot)
-            let movesA = b.mass[ia].moves, movesB = b.mass[ib].moves
-            guard movesA || movesB else { return }
-            let colour = take(ia, ib, movesA: movesA, movesB: movesB)
-            entries.append(Entry(contact: Int32(k), slotA: Int32(ia), slotB: Int32(ib), colour: Int32(colour)))
-            counts[colour] += 1
+        // Locals for the loop (no uniqueness check per write on `self`'s arrays), moved back at the end.
+        var list: [Entry] = [], perColour: [Int] = [], masks: [UInt32] = []
+        swap(&list, &entries); swap(&perColour, &counts); swap(&masks, &bodyMasks)
+        defer { swap(&list, &entries); swap(&perColour, &counts); swap(&masks, &bodyMasks) }
+        list.removeAll(keepingCapacity: true)
+        list.reserveCapacity(ids.count)
+        perColour.removeAll(keepingCapacity: true)
+        perColour.append(contentsOf: repeatElement(0, count: n + 1))
+        perColour.withUnsafeMutableBufferPointer { perColour in
+        masks.withUnsafeMutableBufferPointer { masks in
+            for id in ids {
+                let k = Int(id)
+                guard contacts[k].pointCount > 0 else { continue }
+                let ia = b.slot(contacts[k].bodyA, solverSlot), ib = b.slot(contacts[k].bodyB, solverSlot)
+                let movesA = b.mass[ia].moves, movesB = b.mass[ib].moves
+                guard movesA || movesB else { continue }
+                let colour = ContactColouring.take(masks, ia, ib, movesA: movesA, movesB: movesB, lowest: false)
+                list.append(Entry(contact: Int32(k), slotA: Int32(ia), slotB: Int32(ib), colour: Int32(colour)))
+                perColour[colour] += 1
+            }
         }
-        for k in ids { add(Int(k)) }
+        }
     }
 }

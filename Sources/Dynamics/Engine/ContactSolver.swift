@@ -74,17 +74,17 @@ private struct ScalarPair {
         if sep > 0 {
             bias = sep * invH
         } else if useBias {
-            bias = max(c.biasRate * sep, -Float(Tuning.contactPushMaxVelocity))
+            bias = maxF(c.biasRate * sep, -Float(Tuning.contactPushMaxVelocity))
             massScale = c.massScale
             impulseScale = c.impulseScale
         }
         let (dvx, dvy) = relativeVelocity(p)
         let vn = dvx * nx + dvy * ny
         var impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
-        let newImpulse = max(p.normalImpulse + impulse, 0)
+        let newImpulse = maxF(p.normalImpulse + impulse, 0)
         impulse = newImpulse - p.normalImpulse
         p.normalImpulse = newImpulse
-        p.maxNormalImpulse = max(p.maxNormalImpulse, impulse)
+        p.maxNormalImpulse = maxF(p.maxNormalImpulse, impulse)
         apply(p, nx * impulse, ny * impulse)
     }
 
@@ -119,7 +119,7 @@ private struct ScalarPair {
         let vt = dvx * ny - dvy * nx
         var impulse = -p.tangentMass * vt
         let maxFriction = friction * p.normalImpulse
-        let newImpulse = min(max(p.tangentImpulse + impulse, -maxFriction), maxFriction)
+        let newImpulse = min(maxF(p.tangentImpulse + impulse, -maxFriction), maxFriction)
         impulse = newImpulse - p.tangentImpulse
         p.tangentImpulse = newImpulse
         apply(p, ny * impulse, -nx * impulse)
@@ -136,10 +136,10 @@ func solveContact(_ c: inout ContactConstraint, _ s: UnsafeMutablePointer<Solver
     let gap = Float(Tuning.linearSlop)
     if c.block && sep1 > gap && sep2 > gap {
         let x1Old = c.p1.normalImpulse, x2Old = c.p2.normalImpulse
-        (c.p1.normalImpulse, c.p2.normalImpulse) = pair.blockSolve(c, -max(sep1, 0) * invH, -max(sep2, 0) * invH,
+        (c.p1.normalImpulse, c.p2.normalImpulse) = pair.blockSolve(c, -maxF(sep1, 0) * invH, -maxF(sep2, 0) * invH,
                                                                    x1Old, x2Old)
-        c.p1.maxNormalImpulse = max(c.p1.maxNormalImpulse, c.p1.normalImpulse - x1Old)
-        c.p2.maxNormalImpulse = max(c.p2.maxNormalImpulse, c.p2.normalImpulse - x2Old)
+        c.p1.maxNormalImpulse = maxF(c.p1.maxNormalImpulse, c.p1.normalImpulse - x1Old)
+        c.p2.maxNormalImpulse = maxF(c.p2.maxNormalImpulse, c.p2.normalImpulse - x2Old)
     } else {
         pair.normal(&c.p1, sep1, c, invH: invH, useBias: useBias)
         if two { pair.normal(&c.p2, sep2, c, invH: invH, useBias: useBias) }
@@ -199,8 +199,13 @@ struct ContactSolver {
         chunks.removeAll(keepingCapacity: true)
         chunks.append(contentsOf: repeatElement(ContactChunk(dummy: b.dummy), count: total))
         overflow.removeAll(keepingCapacity: true)
-        colouring.fill.removeAll(keepingCapacity: true)
-        colouring.fill.append(contentsOf: repeatElement(0, count: n))
+        // Lane by lane in colour order: colour k's next free lane is `next[k]` (a lane index over all chunks).
+        var next: [Int] = []
+        swap(&next, &colouring.fill)
+        defer { swap(&next, &colouring.fill) }
+        next.removeAll(keepingCapacity: true)
+        for k in 0..<n { next.append(chunkStarts[k] * laneCount) }
+        next.withUnsafeMutableBufferPointer { next in
         chunks.withUnsafeMutableBufferPointer { out in
             colouring.entries.withUnsafeBufferPointer { entries in
                 for e in entries {
@@ -209,32 +214,35 @@ struct ContactSolver {
                                             staticSoft: staticSoft)
                     let k = Int(e.colour)
                     if k < n {
-                        let at = colouring.fill[k]
-                        colouring.fill[k] = at + 1
-                        out[chunkStarts[k] + at / laneCount].set(at % laneCount, cc)
+                        let at = next[k]
+                        next[k] = at + 1
+                        out[at / laneCount].set(at % laneCount, cc)
                     } else {
                         overflow.append(cc)
                     }
                 }
             }
         }
+        }
     }
 
-    /// Colours the active joints before the contacts (Box2D's constraint graph holds both): a joint takes a
-    /// colour free on its moving bodies, or the overflow. Call `colouring.reset` first and the joints'
-    /// prepare stages before (they set `active` and the slots).
-    mutating func colourJoints(_ joints: UnsafeMutableBufferPointer<Joint>,
-                               _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>, _ b: SolverBodies) {
+    /// Colours the active joints before the contacts (Box2D's constraint graph holds both): a joint takes the
+    /// lowest colour free on its moving bodies, or the overflow. Call `colouring.reset` first and the joints'
+    /// prepare stages before (they set `active` and the slots). Only the joints listed (the awake ones, the
+    /// ones just prepared) are looked at.
+    mutating func colourJoints(_ joints: UnsafeMutableBufferPointer<Joint>, ids jointIDs: UnsafeBufferPointer<Int32>,
+                               _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>,
+                               ids constraintJointIDs: UnsafeBufferPointer<Int32>, _ b: SolverBodies) {
         let n = ContactColouring.colourCount
         jointEntries.removeAll(keepingCapacity: true)
         @inline(__always) func add(_ id: Int32, _ a: Int32, _ c: Int32) {
             let ia = Int(a), ib = Int(c)
-            let colour = colouring.take(ia, ib, movesA: b.mass[ia].moves, movesB: b.mass[ib].moves)
+            let colour = colouring.take(ia, ib, movesA: b.mass[ia].moves, movesB: b.mass[ib].moves, lowest: true)
             jointEntries.append(SIMD2(id, Int32(colour)))
         }
-        for k in 0..<joints.count where joints[k].active { add(Int32(k), joints[k].slotA, joints[k].slotB) }
-        for k in 0..<constraintJoints.count where constraintJoints[k].active {
-            add(-1 - Int32(k), constraintJoints[k].slotA, constraintJoints[k].slotB)
+        for id in jointIDs where joints[Int(id)].active { add(id, joints[Int(id)].slotA, joints[Int(id)].slotB) }
+        for id in constraintJointIDs where constraintJoints[Int(id)].active {
+            add(-1 - id, constraintJoints[Int(id)].slotA, constraintJoints[Int(id)].slotB)
         }
         // Counting sort by colour, stable (each colour keeps the joints' order).
         jointStarts.removeAll(keepingCapacity: true)

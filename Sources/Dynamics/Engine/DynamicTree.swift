@@ -67,7 +67,7 @@ struct DynamicTree {
         }
         removeLeaf(id)
         var grown = fattened(box)
-        let ahead = displacement * Self.displacementMultiplier
+        let ahead = clampLength(displacement * Self.displacementMultiplier, Self.maxLookAhead)
         if ahead.x < 0 { grown.minX += ahead.x } else { grown.maxX += ahead.x }
         if ahead.y < 0 { grown.minY += ahead.y } else { grown.maxY += ahead.y }
         nodes[Int(id)].box = grown
@@ -77,6 +77,9 @@ struct DynamicTree {
 
     /// How many steps of motion a reinserted fat box reaches ahead (Box2D 2.4's `b2_aabbMultiplier`).
     static let displacementMultiplier = 4.0
+    /// The look-ahead's longest reach (pt): a very fast body's fat box stays a few body lengths long rather than
+    /// reaching across the room, so it is reinserted more often but pairs with few proxies it will never reach.
+    static let maxLookAhead = 40.0
 
     @inline(__always) func fatBox(_ id: Int32) -> AABB { nodes[Int(id)].box }
     @inline(__always) func userData(_ id: Int32) -> Int32 { nodes[Int(id)].userData }

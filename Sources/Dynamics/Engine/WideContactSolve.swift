@@ -130,96 +130,142 @@ struct LaneSoftness {
         massScale = c.pointee.massScale
         impulseScale = c.pointee.impulseScale
     }
+
+    /// No softness (the relax pass): rigid.
+    @inline(__always) init(rigid: Void) {
+        biasRate = FloatW(repeating: 0)
+        massScale = FloatW(repeating: 1)
+        impulseScale = FloatW(repeating: 0)
+    }
 }
 
 /// One chunk's solve (`useBias`) or relax pass (Box2D v3's `b2SolveContactTwoPointsTask`): both points' normal
 /// impulses one after the other, then both points' friction. Two points are solved one after the other, as
 /// Box2D v3 does, except where both are still apart by more than `Tuning.linearSlop` (a fast item arriving):
-/// those lanes are solved as one rigid 2×2 problem (`solveChunkWithBlock`), so the item arrives flat instead of being spun point by point through a
-/// thin wall (docs/ENGINE.md, "Contact solver"). Written flat, on locals, so that the velocities stay in
-/// registers; the chunk is read and written in place through its pointer, field by field. `LanePair` holds
-/// the same arithmetic for the rarer passes (block lanes, restitution).
-@inline(__always)
+/// those lanes are solved as one rigid 2×2 problem (`solveChunkWithBlock`), so the item arrives flat instead
+/// of being spun point by point through a thin wall (docs/ENGINE.md, "Contact solver"). Written flat, on
+/// locals, so that the velocities stay in registers; the chunk is read and written in place through its
+/// pointer, field by field. `LanePair` holds the same arithmetic for the rarer passes (block lanes,
+/// restitution). Not inlined into the colour loop: inlined there, the function grew past the optimizer's
+/// inlining budget and one point's normal impulse stayed a call.
+@inline(never)
 func solveChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float,
                 useBias: Bool) {
     let A = LaneBodies(s, c.pointee.slotA), B = LaneBodies(s, c.pointee.slotB)
-    let nx = c.pointee.normalX, ny = c.pointee.normalY
+    let k = LaneConstants(c, A, B)
     // Positions do not change during a velocity pass, so each point's separation is computed once.
-    let dpx = B.dpx - A.dpx, dpy = B.dpy - A.dpy
-    @inline(__always) func separation(_ p: UnsafeMutablePointer<LanePoint>) -> FloatW {
-        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
-        let x = dpx + (B.qc * rBx - B.qs * rBy) - (A.qc * rAx - A.qs * rAy)
-        let y = dpy + (B.qs * rBx + B.qc * rBy) - (A.qs * rAx + A.qc * rAy)
-        return (x * nx + y * ny) + p.pointee.adjustedSeparation
-    }
     let p1 = c.point1, p2 = c.point2
-    let sep1 = separation(p1), sep2 = separation(p2)
+    let sep1 = k.separation(p1, A, B), sep2 = k.separation(p2, A, B)
     let gap = FloatW(repeating: Float(Tuning.linearSlop))
     if any((c.pointee.block .!= 0) .& (sep1 .> gap) .& (sep2 .> gap)) {
         solveChunkWithBlock(c, s, invH: invH, useBias: useBias)
         return
     }
-    let mA = c.pointee.invMassA, iA = c.pointee.invIA, mB = c.pointee.invMassB, iB = c.pointee.invIB
-    var vAx = A.vx, vAy = A.vy, wA = A.w, vBx = B.vx, vBy = B.vy, wB = B.w
-    var biasRate = FloatW(repeating: 0), massScale = FloatW(repeating: 1), impulseScale = FloatW(repeating: 0)
-    if useBias {
-        biasRate = c.pointee.biasRate
-        massScale = c.pointee.massScale
-        impulseScale = c.pointee.impulseScale
-    }
-    let maxPush = FloatW(repeating: -Float(Tuning.contactPushMaxVelocity))
-    let zero = FloatW(repeating: 0), one = FloatW(repeating: 1)
-    @inline(__always) func normal(_ p: UnsafeMutablePointer<LanePoint>, _ sep: FloatW) {
-        let apart = sep .> 0
-        var bias = useBias ? laneMax(biasRate * sep, maxPush) : zero
-        bias.replace(with: sep * invH, where: apart)
-        let ms = massScale.replacing(with: one, where: apart)
-        let isc = impulseScale.replacing(with: zero, where: apart)
-        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
-        let dvx = (vBx - wB * rBy) - (vAx - wA * rAy)
-        let dvy = (vBy + wB * rBx) - (vAy + wA * rAx)
-        let vn = dvx * nx + dvy * ny
-        let old = p.pointee.normalImpulse
-        var impulse = -p.pointee.normalMass * ms * (vn + bias) - isc * old
+    var v = LaneVelocities(A, B)
+    var soft = LaneSoftness(rigid: ())
+    if useBias { soft = LaneSoftness(c) }
+    // `normalImpulse` for both points, written out: as two calls, the optimizer (past its inlining budget for
+    // this function) kept one out of line, a call that spills the velocities every chunk.
+    let zero = FloatW(repeating: 0), maxPush = FloatW(repeating: -Float(Tuning.contactPushMaxVelocity))
+    do {
+        let apart = sep1 .> 0
+        var bias = useBias ? laneMax(soft.biasRate * sep1, maxPush) : zero
+        bias.replace(with: sep1 * invH, where: apart)
+        let massScale = soft.massScale.replacing(with: 1, where: apart)
+        let impulseScale = soft.impulseScale.replacing(with: 0, where: apart)
+        let rAx = p1.pointee.anchorAX, rAy = p1.pointee.anchorAY, rBx = p1.pointee.anchorBX, rBy = p1.pointee.anchorBY
+        let dvx = (v.vBx - v.wB * rBy) - (v.vAx - v.wA * rAy)
+        let dvy = (v.vBy + v.wB * rBx) - (v.vAy + v.wA * rAx)
+        let vn = dvx * k.nx + dvy * k.ny
+        let old = p1.pointee.normalImpulse
+        var impulse = -p1.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
         let newImpulse = laneMax(old + impulse, zero)
         impulse = newImpulse - old
-        p.pointee.normalImpulse = newImpulse
-        p.pointee.maxNormalImpulse = laneMax(p.pointee.maxNormalImpulse, impulse)
-        let px = nx * impulse, py = ny * impulse
-        vAx -= px * mA
-        vAy -= py * mA
-        wA -= iA * (rAx * py - rAy * px)
-        vBx += px * mB
-        vBy += py * mB
-        wB += iB * (rBx * py - rBy * px)
+        p1.pointee.normalImpulse = newImpulse
+        p1.pointee.maxNormalImpulse = laneMax(p1.pointee.maxNormalImpulse, impulse)
+        v.apply(k, rAx, rAy, rBx, rBy, k.nx * impulse, k.ny * impulse)
     }
-    normal(p1, sep1)
-    normal(p2, sep2)
-    let friction = c.pointee.friction
-    @inline(__always) func tangent(_ p: UnsafeMutablePointer<LanePoint>) {
-        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
-        let dvx = (vBx - wB * rBy) - (vAx - wA * rAy)
-        let dvy = (vBy + wB * rBx) - (vAy + wA * rAx)
-        // t = (n.y, -n.x)
-        let vt = dvx * ny - dvy * nx
-        let old = p.pointee.tangentImpulse
-        var impulse = -p.pointee.tangentMass * vt
-        let maxFriction = friction * p.pointee.normalImpulse
-        let newImpulse = laneMin(laneMax(old + impulse, -maxFriction), maxFriction)
+    do {
+        let apart = sep2 .> 0
+        var bias = useBias ? laneMax(soft.biasRate * sep2, maxPush) : zero
+        bias.replace(with: sep2 * invH, where: apart)
+        let massScale = soft.massScale.replacing(with: 1, where: apart)
+        let impulseScale = soft.impulseScale.replacing(with: 0, where: apart)
+        let rAx = p2.pointee.anchorAX, rAy = p2.pointee.anchorAY, rBx = p2.pointee.anchorBX, rBy = p2.pointee.anchorBY
+        let dvx = (v.vBx - v.wB * rBy) - (v.vAx - v.wA * rAy)
+        let dvy = (v.vBy + v.wB * rBx) - (v.vAy + v.wA * rAx)
+        let vn = dvx * k.nx + dvy * k.ny
+        let old = p2.pointee.normalImpulse
+        var impulse = -p2.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
+        let newImpulse = laneMax(old + impulse, zero)
         impulse = newImpulse - old
-        p.pointee.tangentImpulse = newImpulse
-        let px = ny * impulse, py = -nx * impulse
-        vAx -= px * mA
-        vAy -= py * mA
-        wA -= iA * (rAx * py - rAy * px)
-        vBx += px * mB
-        vBy += py * mB
-        wB += iB * (rBx * py - rBy * px)
+        p2.pointee.normalImpulse = newImpulse
+        p2.pointee.maxNormalImpulse = laneMax(p2.pointee.maxNormalImpulse, impulse)
+        v.apply(k, rAx, rAy, rBx, rBy, k.nx * impulse, k.ny * impulse)
     }
-    tangent(p1)
-    tangent(p2)
-    LaneBodies.scatter(s, c.pointee.slotA, vAx, vAy, wA)
-    LaneBodies.scatter(s, c.pointee.slotB, vBx, vBy, wB)
+    let friction = c.pointee.friction
+    frictionImpulse(&v, p1, k, friction)
+    frictionImpulse(&v, p2, k, friction)
+    LaneBodies.scatter(s, c.pointee.slotA, v.vAx, v.vAy, v.wA)
+    LaneBodies.scatter(s, c.pointee.slotB, v.vBx, v.vBy, v.wB)
+}
+
+/// Both sides' velocities while a chunk is solved (a plain value passed `inout`, so that it stays in registers
+/// and nothing captures it).
+struct LaneVelocities {
+    var vAx: FloatW, vAy: FloatW, wA: FloatW, vBx: FloatW, vBy: FloatW, wB: FloatW
+
+    @inline(__always) init(_ A: LaneBodies, _ B: LaneBodies) {
+        vAx = A.vx; vAy = A.vy; wA = A.w; vBx = B.vx; vBy = B.vy; wB = B.w
+    }
+
+    @inline(__always) mutating func apply(_ k: LaneConstants, _ rAx: FloatW, _ rAy: FloatW, _ rBx: FloatW,
+                                          _ rBy: FloatW, _ px: FloatW, _ py: FloatW) {
+        vAx -= px * k.mA
+        vAy -= py * k.mA
+        wA -= k.iA * (rAx * py - rAy * px)
+        vBx += px * k.mB
+        vBy += py * k.mB
+        wB += k.iB * (rBx * py - rBy * px)
+    }
+}
+
+/// What a chunk's solve reads but never writes: masses, normal, and the position deltas between the sides.
+struct LaneConstants {
+    let mA: FloatW, iA: FloatW, mB: FloatW, iB: FloatW, nx: FloatW, ny: FloatW, dpx: FloatW, dpy: FloatW
+
+    @inline(__always) init(_ c: UnsafeMutablePointer<ContactChunk>, _ A: LaneBodies, _ B: LaneBodies) {
+        mA = c.pointee.invMassA; iA = c.pointee.invIA; mB = c.pointee.invMassB; iB = c.pointee.invIB
+        nx = c.pointee.normalX; ny = c.pointee.normalY
+        dpx = B.dpx - A.dpx; dpy = B.dpy - A.dpy
+    }
+
+    /// `LanePair.separation`.
+    @inline(__always) func separation(_ p: UnsafeMutablePointer<LanePoint>, _ A: LaneBodies, _ B: LaneBodies)
+        -> FloatW {
+        let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+        let x = dpx + (B.qc * rBx - B.qs * rBy) - (A.qc * rAx - A.qs * rAy)
+        let y = dpy + (B.qs * rBx + B.qc * rBy) - (A.qs * rAx + A.qc * rAy)
+        return (x * nx + y * ny) + p.pointee.adjustedSeparation
+    }
+}
+
+/// `LanePair.friction` on `LaneVelocities`.
+@inline(__always)
+func frictionImpulse(_ v: inout LaneVelocities, _ p: UnsafeMutablePointer<LanePoint>, _ k: LaneConstants,
+                     _ friction: FloatW) {
+    let rAx = p.pointee.anchorAX, rAy = p.pointee.anchorAY, rBx = p.pointee.anchorBX, rBy = p.pointee.anchorBY
+    let dvx = (v.vBx - v.wB * rBy) - (v.vAx - v.wA * rAy)
+    let dvy = (v.vBy + v.wB * rBx) - (v.vAy + v.wA * rAx)
+    // t = (n.y, -n.x)
+    let vt = dvx * k.ny - dvy * k.nx
+    let old = p.pointee.tangentImpulse
+    var impulse = -p.pointee.tangentMass * vt
+    let maxFriction = friction * p.pointee.normalImpulse
+    let newImpulse = laneMin(laneMax(old + impulse, -maxFriction), maxFriction)
+    impulse = newImpulse - old
+    p.pointee.tangentImpulse = newImpulse
+    v.apply(k, rAx, rAy, rBx, rBy, k.ny * impulse, -k.nx * impulse)
 }
 
 /// `solveChunk` for a chunk with a lane whose two points are both apart by more than the slop and block-solvable.
@@ -253,15 +299,19 @@ func solveChunkWithBlock(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMut
 /// One chunk's warm start: the accumulated impulses of the last step (or sub-step) applied again.
 @inline(__always)
 func warmStartChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>) {
-    var pair = LanePair(c, LaneBodies(velocities: s, c.pointee.slotA), LaneBodies(velocities: s, c.pointee.slotB))
-    @inline(__always) func impulse(_ ni: FloatW, _ ti: FloatW) -> (FloatW, FloatW) {
-        // P = n * normalImpulse + t * tangentImpulse with t = (n.y, -n.x).
-        (pair.nx * ni + pair.ny * ti, pair.ny * ni - pair.nx * ti)
-    }
-    let (p1x, p1y) = impulse(c.pointee.p1.normalImpulse, c.pointee.p1.tangentImpulse)
-    pair.apply(c.pointee.p1, p1x, p1y)
-    let (p2x, p2y) = impulse(c.pointee.p2.normalImpulse, c.pointee.p2.tangentImpulse)
-    pair.apply(c.pointee.p2, p2x, p2y)
-    pair.A.scatter(s, c.pointee.slotA)
-    pair.B.scatter(s, c.pointee.slotB)
+    let A = LaneBodies(velocities: s, c.pointee.slotA), B = LaneBodies(velocities: s, c.pointee.slotB)
+    let k = LaneConstants(c, A, B)
+    var v = LaneVelocities(A, B)
+    warmStartPoint(&v, c.point1, k)
+    warmStartPoint(&v, c.point2, k)
+    LaneBodies.scatter(s, c.pointee.slotA, v.vAx, v.vAy, v.wA)
+    LaneBodies.scatter(s, c.pointee.slotB, v.vBx, v.vBy, v.wB)
+}
+
+/// One point's accumulated impulses, P = n × normal impulse + t × tangent impulse with t = (n.y, -n.x).
+@inline(__always)
+func warmStartPoint(_ v: inout LaneVelocities, _ p: UnsafeMutablePointer<LanePoint>, _ k: LaneConstants) {
+    let ni = p.pointee.normalImpulse, ti = p.pointee.tangentImpulse
+    v.apply(k, p.pointee.anchorAX, p.pointee.anchorAY, p.pointee.anchorBX, p.pointee.anchorBY,
+            k.nx * ni + k.ny * ti, k.ny * ni - k.nx * ti)
 }
