@@ -28,6 +28,8 @@ struct PhysicsBench: ParsableCommand {
     @Option(help: "--compare-box2d3: alternate this many dyn runs and harness runs") var rounds: Int = 3
     @Option(help: "wall (elapsed time, as the Box2D harness) or cpu (the stepping thread's CPU time: steadier on a busy machine)")
     var clock: StepClock = .wall
+    @Flag(help: "also charge each step's time to its stages (StepStage) and print their means and shares")
+    var stages = false
 
     var sceneType: any BenchScene.Type { BenchSceneCatalog.scene(named: scene)! }
     var resolvedSize: Int { size ?? sceneType.defaultSize }
@@ -42,6 +44,9 @@ struct PhysicsBench: ParsableCommand {
         guard !apart || wakeOne else { throw ValidationError("--apart goes with --wake-one") }
         guard settleSteps >= 0 else { throw ValidationError("--settle-steps must be >= 0") }
         guard rounds > 0 else { throw ValidationError("--rounds must be > 0") }
+        guard !stages || (compareBox2d3 == nil && !wakeOne) else {
+            throw ValidationError("--stages times a plain run: drop --compare-box2d3 and --wake-one")
+        }
         if let path = compareBox2d3 {
             guard clock == .wall else { throw ValidationError("--compare-box2d3 times both on the wall clock: drop --clock cpu") }
             guard FileManager.default.isExecutableFile(atPath: path) else {
@@ -56,6 +61,12 @@ struct PhysicsBench: ParsableCommand {
         } else if wakeOne {
             print(try wakeOneLine(WakeOneRun(scene: sceneType, size: resolvedSize, steps: steps,
                                              settleCap: settleSteps, clock: clock, apart: apart).run()))
+        } else if stages {
+            var run = physicsRun
+            let times = StageTimes(clock: clock)
+            run.stages = times
+            let result = try run.run()
+            print(line(result, extra: "," + times.json))
         } else {
             print(line(try physicsRun.run()))
         }

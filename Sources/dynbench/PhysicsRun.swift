@@ -10,6 +10,8 @@ struct PhysicsRun {
     let steps: Int
     let sleeping: Bool
     var clock: StepClock = .wall
+    /// `--stages`: charge each step's time to its stages here.
+    var stages: StageTimes?
 
     struct Result {
         var bodies: Int
@@ -44,21 +46,26 @@ struct PhysicsRun {
         let animator = Self.makeAnimator(sleeping: sleeping)
         let built = try scene.build(animator, size: size)
         let starts = built.bodies.map { animator.item($0)!.center }
-        let samples = try Self.time(animator, steps: steps, clock: clock, beforeStep: built.beforeStep)
+        let samples = try Self.time(animator, steps: steps, clock: clock, stages: stages, beforeStep: built.beforeStep)
         var result = Self.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
         result.cpuSeconds = (StepClock.cpu.nowMs() - cpuStart) * 1e-3
         return result
     }
 
     /// Steps `animator` `steps` times, timing each `step()` alone on `clock`.
-    static func time(_ animator: DynamicAnimator, steps: Int, clock: StepClock,
+    /// With `stages`, also charges each step's time to its stages (the warm-up steps excepted).
+    static func time(_ animator: DynamicAnimator, steps: Int, clock: StepClock, stages: StageTimes? = nil,
                      beforeStep: (DynamicAnimator) throws -> Void) throws -> [Double] {
         var samples: [Double] = []
         samples.reserveCapacity(steps)
-        for _ in 0..<steps {
+        stages?.attach(to: animator)
+        defer { animator.onStepStage = nil }
+        for k in 0..<steps {
             try beforeStep(animator)
+            stages?.recording = k >= warmupSteps
             let t0 = clock.nowMs()
             animator.step()
+            stages?.stepEnded()
             samples.append(clock.nowMs() - t0)
         }
         return samples

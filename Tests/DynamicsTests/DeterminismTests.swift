@@ -65,7 +65,8 @@ private func busyScene() throws -> DynamicAnimator {
 /// the joints came to be coloured with the contacts and solved colour by colour before them (Box2D's stage
 /// order; drags still first).
 /// Re-pinned when a reinserted proxy's fat box came to reach four steps ahead along its body's motion
-/// (docs/ENGINE.md, "Broad phase"): contacts are created earlier, so the awake-contact order changes.
-/// Re-pinned (h-solver) for joints taking the lowest free colour on their bodies (docs/ENGINE.md, "Contact
-/// solver"), on top of the fat-box change.
-private let pinnedHash: UInt64 = 14_433_711_593_847_352_781
+/// (docs/ENGINE.md, "Broad phase"), and a moving body's box came to be swept along its predicted motion
+/// instead of grown by its speed on every side: contacts are created at other steps, so the awake-contact
+/// order changes. Re-pinned for joints taking the lowest free colour on their bodies (docs/ENGINE.md,
+/// "Contact solver").
+private let pinnedHash: UInt64 = 8_523_407_653_172_879_826

@@ -117,3 +117,22 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
     phase.findPairs(into: &pairs)
     #expect(pairs.isEmpty, "nothing moved")
 }
+
+/// A reinserted fat box reaches four steps of motion ahead (and only ahead), so a proxy moving steadily at
+/// 5 pt per step is reinserted once every few steps instead of every other step.
+@Test func aReinsertedFatBoxReachesAheadAlongTheMotion() {
+    var tree = DynamicTree(margin: 10)
+    let id = tree.createProxy(box(0, 0, 10, 10), userData: 0)
+    let reinserted = tree.moveProxy(id, box(15, 0, 10, 10), displacement: Vec2(5, 0))
+    #expect(reinserted)
+    let fat = tree.fatBox(id)
+    #expect(fat.minX == 5 && fat.maxX == 25 + 10 + 4 * 5)
+    #expect(fat.minY == -10 && fat.maxY == 20)
+    var reinserts = 0
+    for k in 1...20 where tree.moveProxy(id, box(15 + 5 * Double(k), 0, 10, 10), displacement: Vec2(5, 0)) {
+        reinserts += 1
+    }
+    // Each reinsertion leaves margin + 4 steps = 30 pt ahead of the box: the next one comes 7 steps later
+    // (steps 7 and 14), where the margin alone would reinsert every 3rd step.
+    #expect(reinserts == 2)
+}

@@ -164,11 +164,19 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     for c in w.contacts where c.pointCount > 0 && !linked(c.bodyA, c.bodyB) { return false }
     for j in w.joints where !linked(j.bodyA, j.bodyB) { return false }
     for j in w.constraintJoints where !linked(j.bodyA, j.bodyB) { return false }
-    return true
+    // The awake joints: exactly those with an awake body, ascending.
+    func awake(_ b: Int32) -> Bool { b >= 0 && w.bodies[Int(b)].isDynamicAwake }
+    a.world.buildAwakeJoints()
+    let joints = w.joints.indices.filter { awake(w.joints[$0].bodyA) || awake(w.joints[$0].bodyB) }
+    let constraintJoints = w.constraintJoints.indices.filter {
+        awake(w.constraintJoints[$0].bodyA) || awake(w.constraintJoints[$0].bodyB)
+    }
+    return a.world.awakeJointIDs == joints.map { Int32($0) }
+        && a.world.awakeConstraintJointIDs == constraintJoints.map { Int32($0) }
 }
 
-@Test func randomCommandsKeepTheAwakeSetAndIslandsConsistent() throws {
-    var rng = SplitMix(state: 7)
+@Test(arguments: [7, 11, 23]) func randomCommandsKeepTheAwakeSetAndIslandsConsistent(seed: Int) throws {
+    var rng = SplitMix(state: UInt64(seed))
     let a = makeWorld()
     var items: [ItemID] = []
     var attachments: [BehaviorID] = [], groups: [BehaviorID] = []
@@ -218,4 +226,87 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(stepsWithASleepingIsland > 100)
     runUntilAsleep(a, maxSteps: 6000)
     #expect(setsAreConsistent(a))
+}
+
+@Test func aFieldKeepsOnlyTheItemsItMovesAwake() throws {
+    let a = makeWorld()
+    let pile = try addPyramid(a, x: 200, rows: 4)
+    let lone = try a.addItem(width: 40, height: 40, center: Vec2(650, 580))
+    runUntilAsleep(a)
+    // A vortex around the lone box only: adding it wakes everything, then the pile (outside its region) falls
+    // asleep again while the box it turns stays awake, alone in the step.
+    var vortex = FieldBehavior(kind: .vortex, position: Vec2(650, 580), strength: 0.5)
+    vortex.region = .circle(radius: 60)
+    _ = try a.add(vortex)
+    #expect(pile.allSatisfy { isAwake(a, $0) })
+    for _ in 0..<120 { a.step() }
+    #expect(a.isRunning)
+    #expect(pile.allSatisfy { !isAwake(a, $0) })
+    #expect(isAwake(a, lone))
+    #expect(a.world.bodiesFinalizedLastStep == 1)
+}
+
+@Test func anchoringTheMiddleOfAStackSplitsItsIsland() throws {
+    let a = makeWorld()
+    let bottom = try a.addItem(width: 40, height: 40, center: Vec2(400, 580), properties: .init(friction: 0.6))
+    let middle = try a.addItem(width: 40, height: 40, center: Vec2(400, 540), properties: .init(friction: 0.6))
+    let top = try a.addItem(width: 40, height: 40, center: Vec2(400, 500), properties: .init(friction: 0.6))
+    runUntilAsleep(a)
+    #expect(island(a, bottom) == island(a, top))
+    var p = a.item(middle)!.properties
+    p.anchored = true
+    try a.setProperties(middle, p)
+    #expect(island(a, middle) == -1)
+    runUntilAsleep(a)
+    #expect(!a.isRunning)
+    #expect(island(a, bottom) != island(a, top))
+    try a.wake(item: top)
+    #expect(isAwake(a, top))
+    #expect(!isAwake(a, bottom))
+}
+
+@Test func aSleepingChainOfPinnedItemsIsNotSolved() throws {
+    let a = makeWorld()
+    var links: [ItemID] = []
+    // Hanging straight down from a pin, so it starts at rest.
+    for k in 0..<8 {
+        links.append(try a.addItem(width: 10, height: 30, center: Vec2(100, 100 + Double(k) * 30),
+                                   properties: .init(resistance: 1, angularResistance: 1)))
+    }
+    _ = try a.add(PinAttachmentBehavior(item: links[0], point: Vec2(100, 85)))
+    for k in 1..<links.count {
+        _ = try a.add(PinAttachmentBehavior(item: links[k], otherItem: links[k - 1], point: Vec2(100, 85 + Double(k) * 30)))
+    }
+    let lone = try a.addItem(width: 40, height: 40, center: Vec2(650, 580))
+    a.step()
+    #expect(a.world.awakeConstraintJointIDs.count == links.count)
+    runUntilAsleep(a, maxSteps: 6000)
+    #expect(!a.isRunning)
+    var push = PushBehavior(items: [lone], mode: .continuous)
+    push.magnitude = 0.05
+    _ = try a.add(push)
+    for _ in 0..<10 { a.step() }
+    // The hanging chain sleeps: none of its joints is handed to the solver while the lone box moves.
+    #expect(a.world.awakeConstraintJointIDs.isEmpty)
+    #expect(a.world.bodiesFinalizedLastStep == 1)
+}
+
+@Test func aSleepingGroupStaysPutWhileAnotherGroupFallsRigid() throws {
+    let a = makeWorld()
+    let resting = [try a.addItem(width: 40, height: 40, center: Vec2(200, 580)),
+                   try a.addItem(width: 40, height: 40, center: Vec2(240, 580))]
+    _ = try a.add(ItemGroupBehavior(items: resting))
+    runUntilAsleep(a)
+    let asleepAt = resting.map { a.center($0) }
+    let falling = [try a.addItem(width: 40, height: 40, center: Vec2(600, 100), angle: 0.3),
+                   try a.addItem(width: 40, height: 40, center: Vec2(640, 100), angle: 0.3)]
+    _ = try a.add(ItemGroupBehavior(items: falling))
+    let gap = distance(a.center(falling[0]), a.center(falling[1]))
+    for _ in 0..<90 {
+        a.step()
+        #expect(abs(distance(a.center(falling[0]), a.center(falling[1])) - gap) < 1e-6)
+    }
+    #expect(a.center(falling[0]).y > 300)
+    #expect(resting.map { a.center($0) } == asleepAt)
+    #expect(resting.allSatisfy { !isAwake(a, $0) })
 }

@@ -11,7 +11,7 @@ import Testing
         // 10 × 10 circles, 7 anchored at the top of the middle columns.
         ("joint_grid", 10, 93), ("tumbler", 3, 9),
         // The hammer plus 6 columns × 4 rows.
-        ("smash", 6, 25), ("spinner", 30, 30),
+        ("smash", 6, 25), ("spinner", 30, 30), ("bounce", 30, 30),
     ])
     func sceneBuildsItsBodies(scene: String, size: Int, bodies: Int) throws {
         let run = try BenchProcess.run(["physics", "--scene", scene, "--size", "\(size)", "--steps", "12", "--no-sleep"])
@@ -23,6 +23,31 @@ import Testing
         #expect(line["bodies"] as? Int == bodies)
         #expect(line["steps"] as? Int == 12)
         #expect((line["ms_per_step_median"] as? Double ?? -1) > 0)
+    }
+
+    /// `--stages`: every `StepStage` by name with its mean ms per step and its share; the shares add up to the
+    /// whole step, and a pyramid's step spends time in its proxies, contacts, preparation and sub-steps.
+    @Test func stagesChargeTheStepToEveryStage() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "10", "--steps", "40", "--no-sleep",
+                                        "--stages"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.lines.first)
+        let ms = try #require(line["stages_ms_mean"] as? [String: Any])
+        let share = try #require(line["stages_share"] as? [String: Any])
+        let names = ["behaviors", "proxies", "contacts", "awakeLists", "prepare", "substeps", "restitution",
+                     "finalize", "sleep", "groups"]
+        #expect(Set(ms.keys) == Set(names) && Set(share.keys) == Set(names))
+        let total = names.compactMap { share[$0] as? Double }.reduce(0, +)
+        #expect(abs(total - 1) < 0.01, "shares add up to \(total)")
+        for busy in ["proxies", "contacts", "prepare", "substeps"] {
+            #expect((ms[busy] as? Double ?? 0) > 0, "\(busy) took time")
+        }
+    }
+
+    @Test func stagesRefuseTheComparison() throws {
+        let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--stages", "--wake-one"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--stages times a plain run"))
     }
 
     /// The pyramid stands: after 1 s its top box is where it started (within 1 cm).

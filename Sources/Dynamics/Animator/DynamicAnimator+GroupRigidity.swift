@@ -37,13 +37,24 @@ extension DynamicAnimator {
         return frame
     }
 
-    /// Projects every awake group onto one rigid motion (after `world.step()`). A group whose first member
-    /// sleeps is skipped at once: its welds keep all its movable members in one island, which sleeps whole
-    /// (a group with an anchored member is never projected anyway).
+    /// Projects every awake group onto one rigid motion (after `world.step()`). The groups are found through
+    /// the awake bodies' group tags, so sleeping groups cost nothing: a group's welds keep its movable members
+    /// in one island, which sleeps whole (and a group with an anchored member is never projected anyway).
+    /// Groups have disjoint members, so the order they are projected in changes nothing.
     func keepGroupsRigid() {
-        for g in groups.indices where groups[g].frame.offsets.count == groups[g].items.count {
-            if let i = indexOf[groups[g].items[0]], !world.bodies[i].isStatic, !world.bodies[i].awake { continue }
-            projectGroup(groups[g])
+        guard !groups.isEmpty else { return }
+        if groupLookupDirty {
+            groupLookupDirty = false
+            groupLookup.removeAll(keepingCapacity: true)
+            for (k, g) in groups.enumerated() { groupLookup[Int32(truncatingIfNeeded: g.id)] = k }
+            groupProjected = Array(repeating: groupPass, count: groups.count)
+        }
+        groupPass &+= 1
+        for k in 0..<world.awakeBodies.count {
+            let tag = world.bodies[Int(world.awakeBodies[k])].group
+            guard tag != 0, let g = groupLookup[tag], groupProjected[g] != groupPass else { continue }
+            groupProjected[g] = groupPass
+            if groups[g].frame.offsets.count == groups[g].items.count { projectGroup(groups[g]) }
         }
     }
 

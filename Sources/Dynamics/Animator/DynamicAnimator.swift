@@ -29,6 +29,15 @@ public final class DynamicAnimator {
         }
     }
 
+    /// Called as each stage of `step()` begins, in `StepStage` order, every stage every step (a paused
+    /// animator takes no step, so nothing is called). For profiling (`dynbench physics --stages`): the time
+    /// between two calls, and from the last one to `step()` returning, is the earlier stage's. nil (default)
+    /// costs one branch per stage.
+    public var onStepStage: ((StepStage) -> Void)? {
+        get { world.stageObserver }
+        set { world.stageObserver = newValue }
+    }
+
     var world: PhysicsWorld
     var nextItemID = 1
     var nextBehaviorID = 1
@@ -41,7 +50,13 @@ public final class DynamicAnimator {
     var jointAttachments: [JointAttachmentEntry] = []
     var constraintJointsDirty = false
     /// Item groups (DynamicAnimator+Groups.swift).
-    var groups: [GroupEntry] = []
+    var groups: [GroupEntry] = [] { didSet { groupLookupDirty = true } }
+    /// Group index by the members' body group tag, and the last rigidity pass that projected each group
+    /// (DynamicAnimator+GroupRigidity.swift); rebuilt after the groups change.
+    var groupLookup: [Int32: Int] = [:]
+    var groupProjected: [UInt32] = []
+    var groupPass: UInt32 = 0
+    var groupLookupDirty = false
     /// Per-body gravity, collision masks and joints must be rebuilt before the next step.
     var derivedDirty = true
     var segmentsDirty = true
@@ -61,11 +76,13 @@ public final class DynamicAnimator {
     /// Advances the world by one fixed step of 1/stepHz; returns at once while paused.
     public func step() {
         guard isRunning else { return }
+        world.stageObserver?(.behaviors)
         rebuildDerivedIfNeeded()
         rebuildConstraintJointsIfNeeded()
         applyPushes()
         applyFields()
         world.step()
+        world.stageObserver?(.groups)
         keepGroupsRigid()
         elapsedTime += world.dt
         stepCount += 1

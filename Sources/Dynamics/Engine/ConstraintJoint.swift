@@ -47,9 +47,12 @@ struct ConstraintJoint {
     var angularMass = 0.0
 }
 
-func prepareConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, _ sb: SolverBodies,
-                             _ bodies: UnsafeBufferPointer<Body>, solverSlot: UnsafeBufferPointer<Int32>) {
-    for k in 0..<joints.count {
+/// Prepares the joints listed in `ids` (the awake ones, Engine/AwakeJoints.swift); the others are not solved.
+func prepareConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, ids: UnsafeBufferPointer<Int32>,
+                             _ sb: SolverBodies, _ bodies: UnsafeBufferPointer<Body>,
+                             solverSlot: UnsafeBufferPointer<Int32>) {
+    for id in ids {
+        let k = Int(id)
         let ia = sb.slot(joints[k].bodyA, solverSlot), ib = sb.slot(joints[k].bodyB, solverSlot)
         joints[k].slotA = Int32(ia)
         joints[k].slotB = Int32(ib)
@@ -205,9 +208,9 @@ func solveConstraintJoint(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>,
     s[ib].v = vB; s[ib].w = wB
 }
 
-func solveConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, _ sb: SolverBodies,
-                           _ ctx: JointSolverContext, h: Double, useBias: Bool) {
-    for k in 0..<joints.count { solveConstraintJoint(joints, k, sb, ctx, h: h, useBias: useBias) }
+func solveConstraintJoints(_ joints: UnsafeMutableBufferPointer<ConstraintJoint>, ids: UnsafeBufferPointer<Int32>,
+                           _ sb: SolverBodies, _ ctx: JointSolverContext, h: Double, useBias: Bool) {
+    for k in ids { solveConstraintJoint(joints, Int(k), sb, ctx, h: h, useBias: useBias) }
     sb.resetDummy()
 }
 

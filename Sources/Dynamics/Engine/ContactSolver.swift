@@ -228,9 +228,11 @@ struct ContactSolver {
 
     /// Colours the active joints before the contacts (Box2D's constraint graph holds both): a joint takes the
     /// lowest colour free on its moving bodies, or the overflow. Call `colouring.reset` first and the joints'
-    /// prepare stages before (they set `active` and the slots).
-    mutating func colourJoints(_ joints: UnsafeMutableBufferPointer<Joint>,
-                               _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>, _ b: SolverBodies) {
+    /// prepare stages before (they set `active` and the slots). Only the joints listed (the awake ones, the
+    /// ones just prepared) are looked at.
+    mutating func colourJoints(_ joints: UnsafeMutableBufferPointer<Joint>, ids jointIDs: UnsafeBufferPointer<Int32>,
+                               _ constraintJoints: UnsafeMutableBufferPointer<ConstraintJoint>,
+                               ids constraintJointIDs: UnsafeBufferPointer<Int32>, _ b: SolverBodies) {
         let n = ContactColouring.colourCount
         jointEntries.removeAll(keepingCapacity: true)
         @inline(__always) func add(_ id: Int32, _ a: Int32, _ c: Int32) {
@@ -238,9 +240,9 @@ struct ContactSolver {
             let colour = colouring.take(ia, ib, movesA: b.mass[ia].moves, movesB: b.mass[ib].moves, lowest: true)
             jointEntries.append(SIMD2(id, Int32(colour)))
         }
-        for k in 0..<joints.count where joints[k].active { add(Int32(k), joints[k].slotA, joints[k].slotB) }
-        for k in 0..<constraintJoints.count where constraintJoints[k].active {
-            add(-1 - Int32(k), constraintJoints[k].slotA, constraintJoints[k].slotB)
+        for id in jointIDs where joints[Int(id)].active { add(id, joints[Int(id)].slotA, joints[Int(id)].slotB) }
+        for id in constraintJointIDs where constraintJoints[Int(id)].active {
+            add(-1 - id, constraintJoints[Int(id)].slotA, constraintJoints[Int(id)].slotB)
         }
         // Counting sort by colour, stable (each colour keeps the joints' order).
         jointStarts.removeAll(keepingCapacity: true)

@@ -55,11 +55,11 @@ struct DynamicTree {
 
     /// Updates a proxy's tight box; returns true when it left its fat box (the proxy was then reinserted with
     /// a new fat box around `box`).
-    @discardableResult
     ///
     /// `displacement` is how far the proxy's owner moves in one step: a reinserted fat box reaches
     /// `DynamicTree.displacementMultiplier` steps ahead in that direction (Box2D 2.4's predicted AABB), so a body
     /// moving steadily is reinserted every few steps rather than every time it crosses the margin.
+    @discardableResult
     mutating func moveProxy(_ id: Int32, _ box: AABB, displacement: Vec2 = .zero) -> Bool {
         let fat = nodes[Int(id)].box
         if fat.minX <= box.minX && fat.minY <= box.minY && box.maxX <= fat.maxX && box.maxY <= fat.maxY {
@@ -67,7 +67,7 @@ struct DynamicTree {
         }
         removeLeaf(id)
         var grown = fattened(box)
-        let ahead = displacement * Self.displacementMultiplier
+        let ahead = clampLength(displacement * Self.displacementMultiplier, Self.maxLookAhead)
         if ahead.x < 0 { grown.minX += ahead.x } else { grown.maxX += ahead.x }
         if ahead.y < 0 { grown.minY += ahead.y } else { grown.maxY += ahead.y }
         nodes[Int(id)].box = grown
@@ -77,6 +77,9 @@ struct DynamicTree {
 
     /// How many steps of motion a reinserted fat box reaches ahead (Box2D 2.4's `b2_aabbMultiplier`).
     static let displacementMultiplier = 4.0
+    /// The look-ahead's longest reach (pt): a very fast body's fat box stays a few body lengths long rather than
+    /// reaching across the room, so it is reinserted more often but pairs with few proxies it will never reach.
+    static let maxLookAhead = 40.0
 
     @inline(__always) func fatBox(_ id: Int32) -> AABB { nodes[Int(id)].box }
     @inline(__always) func userData(_ id: Int32) -> Int32 { nodes[Int(id)].userData }
@@ -99,19 +102,32 @@ struct DynamicTree {
         swap(&st, &stack)
     }
 
-    /// `query` with the caller's scratch stack, so that a caller can query while reading the tree.
+    /// `query` with the caller's scratch stack, so that a caller can query while reading the tree. The walk is
+    /// depth first over unsafe buffers (no uniqueness checks per push): the stack never holds more than one
+    /// pending sibling per level, so `height + 2` slots are enough.
     func query(_ box: AABB, stack: inout [Int32], _ visit: (Int32) -> Void) {
         guard root != Self.nullNode else { return }
-        stack.removeAll(keepingCapacity: true)
-        stack.append(root)
-        while let id = stack.popLast() {
-            let node = nodes[Int(id)]
-            guard node.box.overlaps(box) else { continue }
-            if node.isLeaf {
-                visit(id)
-            } else {
-                stack.append(node.child1)
-                stack.append(node.child2)
+        let need = Int(nodes[Int(root)].height) + 2
+        if stack.count < need { stack = [Int32](repeating: Self.nullNode, count: max(64, 2 * need)) }
+        let start = root
+        nodes.withUnsafeBufferPointer { nb in
+            stack.withUnsafeMutableBufferPointer { sb in
+                sb[0] = start
+                var top = 1
+                while top > 0 {
+                    top -= 1
+                    let id = sb[top]
+                    let node = nb[Int(id)]
+                    guard node.box.overlaps(box) else { continue }
+                    if node.isLeaf {
+                        visit(id)
+                    } else {
+                        precondition(top + 2 <= sb.count, "DynamicTree: height out of date")
+                        sb[top] = node.child1
+                        sb[top + 1] = node.child2
+                        top += 2
+                    }
+                }
             }
         }
     }
@@ -149,25 +165,34 @@ struct DynamicTree {
     private static func perimeter(_ a: AABB) -> Double { 2 * ((a.maxX - a.minX) + (a.maxY - a.minY)) }
 
     /// Inserts a leaf next to the sibling that grows the tree's surface least (Box2D's branch-and-descend
-    /// cost), then refits and rebalances the ancestors.
+    /// cost), then refits and rebalances the ancestors. The tree surgery runs on the node buffer (no
+    /// uniqueness check per write); the one node it needs is allocated first.
     private mutating func insertLeaf(_ leaf: Int32) {
         if root == Self.nullNode {
             root = leaf
             nodes[Int(leaf)].parent = Self.nullNode
             return
         }
+        let newParent = allocateNode()
+        var r = root
+        nodes.withUnsafeMutableBufferPointer { nb in Self.insert(leaf, parent: newParent, root: &r, nb.baseAddress!) }
+        root = r
+    }
+
+    private static func insert(_ leaf: Int32, parent newParent: Int32, root: inout Int32,
+                               _ nodes: UnsafeMutablePointer<Node>) {
         let leafBox = nodes[Int(leaf)].box
         var index = root
         while !nodes[Int(index)].isLeaf {
             let node = nodes[Int(index)]
-            let area = Self.perimeter(node.box)
-            let combinedArea = Self.perimeter(Self.union(node.box, leafBox))
+            let area = perimeter(node.box)
+            let combinedArea = perimeter(union(node.box, leafBox))
             let cost = 2 * combinedArea
             let inheritance = 2 * (combinedArea - area)
             func descendCost(_ child: Int32) -> Double {
                 let c = nodes[Int(child)]
-                let grown = Self.perimeter(Self.union(leafBox, c.box))
-                return c.isLeaf ? grown + inheritance : grown - Self.perimeter(c.box) + inheritance
+                let grown = perimeter(union(leafBox, c.box))
+                return c.isLeaf ? grown + inheritance : grown - perimeter(c.box) + inheritance
             }
             let cost1 = descendCost(node.child1), cost2 = descendCost(node.child2)
             if cost < cost1 && cost < cost2 { break }
@@ -175,15 +200,14 @@ struct DynamicTree {
         }
         let sibling = index
         let oldParent = nodes[Int(sibling)].parent
-        let newParent = allocateNode()
         nodes[Int(newParent)].parent = oldParent
-        nodes[Int(newParent)].box = Self.union(leafBox, nodes[Int(sibling)].box)
+        nodes[Int(newParent)].box = union(leafBox, nodes[Int(sibling)].box)
         nodes[Int(newParent)].height = nodes[Int(sibling)].height + 1
         nodes[Int(newParent)].child1 = sibling
         nodes[Int(newParent)].child2 = leaf
         nodes[Int(sibling)].parent = newParent
         nodes[Int(leaf)].parent = newParent
-        if oldParent != Self.nullNode {
+        if oldParent != nullNode {
             if nodes[Int(oldParent)].child1 == sibling {
                 nodes[Int(oldParent)].child1 = newParent
             } else {
@@ -192,7 +216,7 @@ struct DynamicTree {
         } else {
             root = newParent
         }
-        refit(from: nodes[Int(leaf)].parent)
+        refit(from: nodes[Int(leaf)].parent, root: &root, nodes)
     }
 
     private mutating func removeLeaf(_ leaf: Int32) {
@@ -200,59 +224,74 @@ struct DynamicTree {
             root = Self.nullNode
             return
         }
+        var r = root, free = freeList
+        nodes.withUnsafeMutableBufferPointer { nb in Self.remove(leaf, root: &r, freeList: &free, nb.baseAddress!) }
+        root = r
+        freeList = free
+    }
+
+    private static func remove(_ leaf: Int32, root: inout Int32, freeList: inout Int32,
+                               _ nodes: UnsafeMutablePointer<Node>) {
         let parent = nodes[Int(leaf)].parent
         let grandParent = nodes[Int(parent)].parent
         let sibling = nodes[Int(parent)].child1 == leaf ? nodes[Int(parent)].child2 : nodes[Int(parent)].child1
-        if grandParent != Self.nullNode {
+        if grandParent != nullNode {
             if nodes[Int(grandParent)].child1 == parent {
                 nodes[Int(grandParent)].child1 = sibling
             } else {
                 nodes[Int(grandParent)].child2 = sibling
             }
             nodes[Int(sibling)].parent = grandParent
-            freeNode(parent)
-            refit(from: grandParent)
+            free(parent, &freeList, nodes)
+            refit(from: grandParent, root: &root, nodes)
         } else {
             root = sibling
-            nodes[Int(sibling)].parent = Self.nullNode
-            freeNode(parent)
+            nodes[Int(sibling)].parent = nullNode
+            free(parent, &freeList, nodes)
         }
-        nodes[Int(leaf)].parent = Self.nullNode
+        nodes[Int(leaf)].parent = nullNode
+    }
+
+    private static func free(_ id: Int32, _ freeList: inout Int32, _ nodes: UnsafeMutablePointer<Node>) {
+        nodes[Int(id)] = Node()
+        nodes[Int(id)].parent = freeList
+        freeList = id
     }
 
     /// Walks up from `start`, rebalancing and recomputing boxes and heights.
-    private mutating func refit(from start: Int32) {
+    private static func refit(from start: Int32, root: inout Int32, _ nodes: UnsafeMutablePointer<Node>) {
         var index = start
-        while index != Self.nullNode {
-            index = balance(index)
+        while index != nullNode {
+            index = balance(index, root: &root, nodes)
             let c1 = nodes[Int(index)].child1, c2 = nodes[Int(index)].child2
             nodes[Int(index)].height = 1 + max(nodes[Int(c1)].height, nodes[Int(c2)].height)
-            nodes[Int(index)].box = Self.union(nodes[Int(c1)].box, nodes[Int(c2)].box)
+            nodes[Int(index)].box = union(nodes[Int(c1)].box, nodes[Int(c2)].box)
             index = nodes[Int(index)].parent
         }
     }
 
     /// Box2D 2.4's rotation: if a subtree is more than one level taller than its sibling, promote it.
     /// Returns the node now at `a`'s place.
-    private mutating func balance(_ a: Int32) -> Int32 {
+    private static func balance(_ a: Int32, root: inout Int32, _ nodes: UnsafeMutablePointer<Node>) -> Int32 {
         let A = nodes[Int(a)]
         if A.isLeaf || A.height < 2 { return a }
         let b = A.child1, c = A.child2
         let diff = nodes[Int(c)].height - nodes[Int(b)].height
-        if diff > 1 { return rotate(up: c, over: a, keeping: b) }
-        if diff < -1 { return rotate(up: b, over: a, keeping: c) }
+        if diff > 1 { return rotate(up: c, over: a, keeping: b, root: &root, nodes) }
+        if diff < -1 { return rotate(up: b, over: a, keeping: c, root: &root, nodes) }
         return a
     }
 
     /// Promotes child `up` of `a` (whose other child is `other`) into `a`'s place; `a` takes the shorter of
     /// `up`'s children.
-    private mutating func rotate(up: Int32, over a: Int32, keeping other: Int32) -> Int32 {
+    private static func rotate(up: Int32, over a: Int32, keeping other: Int32, root: inout Int32,
+                               _ nodes: UnsafeMutablePointer<Node>) -> Int32 {
         let f = nodes[Int(up)].child1, g = nodes[Int(up)].child2
         let aParent = nodes[Int(a)].parent
         nodes[Int(up)].child1 = a
         nodes[Int(up)].parent = aParent
         nodes[Int(a)].parent = up
-        if aParent != Self.nullNode {
+        if aParent != nullNode {
             if nodes[Int(aParent)].child1 == a {
                 nodes[Int(aParent)].child1 = up
             } else {
@@ -265,9 +304,9 @@ struct DynamicTree {
         nodes[Int(up)].child2 = keep
         if nodes[Int(a)].child1 == up { nodes[Int(a)].child1 = give } else { nodes[Int(a)].child2 = give }
         nodes[Int(give)].parent = a
-        nodes[Int(a)].box = Self.union(nodes[Int(other)].box, nodes[Int(give)].box)
+        nodes[Int(a)].box = union(nodes[Int(other)].box, nodes[Int(give)].box)
         nodes[Int(a)].height = 1 + max(nodes[Int(other)].height, nodes[Int(give)].height)
-        nodes[Int(up)].box = Self.union(nodes[Int(a)].box, nodes[Int(keep)].box)
+        nodes[Int(up)].box = union(nodes[Int(a)].box, nodes[Int(keep)].box)
         nodes[Int(up)].height = 1 + max(nodes[Int(a)].height, nodes[Int(keep)].height)
         return up
     }

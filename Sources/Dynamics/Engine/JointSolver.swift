@@ -52,9 +52,11 @@ struct JointSolverContext {
 }
 
 
-func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ b: SolverBodies,
+/// Prepares the joints listed in `ids` (the awake ones, Engine/AwakeJoints.swift); the others are not solved.
+func prepareJoints(_ joints: UnsafeMutableBufferPointer<Joint>, ids: UnsafeBufferPointer<Int32>, _ b: SolverBodies,
                    _ bodies: UnsafeBufferPointer<Body>, solverSlot: UnsafeBufferPointer<Int32>, h: Double) {
-    for k in 0..<joints.count {
+    for id in ids {
+        let k = Int(id)
         let ia = b.slot(joints[k].bodyA, solverSlot), ib = b.slot(joints[k].bodyB, solverSlot)
         joints[k].slotA = Int32(ia)
         joints[k].slotB = Int32(ib)
@@ -188,9 +190,9 @@ func solveJoint(_ joints: UnsafeMutableBufferPointer<Joint>, _ k: Int, _ bodies:
     s[ib].v = vB; s[ib].w = wB
 }
 
-func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, _ bodies: SolverBodies,
+func solveJoints(_ joints: UnsafeMutableBufferPointer<Joint>, ids: UnsafeBufferPointer<Int32>, _ bodies: SolverBodies,
                  _ ctx: JointSolverContext, useBias: Bool) {
-    for k in 0..<joints.count { solveJoint(joints, k, bodies, ctx, useBias: useBias) }
+    for k in ids { solveJoint(joints, Int(k), bodies, ctx, useBias: useBias) }
     bodies.resetDummy()
 }
 

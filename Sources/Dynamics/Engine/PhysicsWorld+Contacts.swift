@@ -12,7 +12,9 @@ extension PhysicsWorld {
             let speed = min(b.velocity.length + accel.length * dt, Tuning.maxLinearSpeed)
             var e = 0.5 * spec + speed * dt
             if !b.isCircle { e += min(abs(b.angularVelocity) * dt, 1) * b.boundingRadius }
-            updateGeometry(i, expansion: e)
+            // The predicted motion (no longer than the `speed * dt` part of the margin).
+            let sweep = clampLength((b.velocity + accel * dt) * dt, speed * dt)
+            updateGeometry(i, expansion: e, sweep: sweep)
         }
     }
 

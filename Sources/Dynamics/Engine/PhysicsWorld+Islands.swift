@@ -50,8 +50,9 @@ extension PhysicsWorld {
     }
 
     /// Call after `joints` or `constraintJoints` changed (they are rebuilt whole by the animator): every joint
-    /// between two movable bodies links them, and each link that disappeared counts as a pending removal.
-    /// O(joints · log joints), only when joints change.
+    /// between two movable bodies links them, each link that disappeared counts as a pending removal, and the
+    /// per-body joint lists of the awake joints are rebuilt (Engine/AwakeJoints.swift). O(bodies + joints ·
+    /// log joints), only when joints change.
     mutating func jointsChanged() {
         var keys: [Int64] = []
         swap(&keys, &jointLinkScratch)
@@ -86,6 +87,7 @@ extension PhysicsWorld {
         for key in keys { linkBodies(Int(key >> 32), Int(key & 0xFFFF_FFFF)) }
         swap(&keys, &jointLinks)
         swap(&keys, &jointLinkScratch)
+        rebuildJointAdjacency()
     }
 
     // MARK: membership

@@ -2,16 +2,24 @@ extension PhysicsWorld {
     /// One fixed step of `dt`: proxies, contacts (linking islands, waking what touches awake bodies), the
     /// soft-step solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
     /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
+    /// The stages are `StepStage`'s, in its order; `stageObserver` (if set) hears each one begin.
     mutating func step() {
         eventsThisStep = 0
+        stageObserver?(.proxies)
         normalizeAwakeSet()
         prepareProxies()
+        stageObserver?(.contacts)
         updateContacts()
+        stageObserver?(.awakeLists)
         normalizeAwakeSet()
+        // The solver's joints: those of the bodies awake now (a contact may have woken an island).
+        buildAwakeJoints()
         // The solver's contacts: those of the bodies awake now (a contact may have woken an island).
         refreshAwakeContacts()
         solve()
+        stageObserver?(.finalize)
         finalizeBodies()
+        stageObserver?(.sleep)
         if sleepingEnabled { sleepIslands() }
         normalizeAwakeSet()
     }
@@ -46,6 +54,8 @@ extension PhysicsWorld {
     /// the impulses stored back. Within a stage: drags, joints, then the contacts colour by colour and the
     /// overflow (so drags give way to everything, and joints to contacts, as before the colouring).
     mutating func solve() {
+        let observe = stageObserver
+        observe?(.prepare)
         let substeps = Tuning.substeps
         let h = dt / Double(substeps)
         loadSolverBodies(h: h)
@@ -60,6 +70,7 @@ extension PhysicsWorld {
         // Move the arrays into locals for the duration of the solve (no copy, no allocation) so that the
         // unsafe buffers do not overlap an access to `self`.
         let bodyArray = bodies, slotArray = solverSlot, awakeIDs = awakeContacts
+        let jointIDArray = awakeJointIDs, constraintJointIDArray = awakeConstraintJointIDs
         var st: [SolverBody] = [], sm: [SolverMass] = [], tu: [Double] = [], mo: [BodyMotion] = []
         var cs: [Contact] = [], js: [Joint] = [], ms: [MouseJoint] = [], xs: [ConstraintJoint] = []
         var solver = ContactSolver()
@@ -75,6 +86,8 @@ extension PhysicsWorld {
         bodyArray.withUnsafeBufferPointer { bodyBuf in
         slotArray.withUnsafeBufferPointer { slots in
         awakeIDs.withUnsafeBufferPointer { ids in
+        jointIDArray.withUnsafeBufferPointer { jids in
+        constraintJointIDArray.withUnsafeBufferPointer { xids in
         st.withUnsafeMutableBufferPointer { stb in
         sm.withUnsafeBufferPointer { smb in
         tu.withUnsafeMutableBufferPointer { tub in
@@ -86,11 +99,11 @@ extension PhysicsWorld {
             let sb = SolverBodies(state: stb.baseAddress!, mass: smb.baseAddress!, turned: tub.baseAddress!,
                                   dummy: dummy)
             let s = sb.state
-            prepareJoints(jb, sb, bodyBuf, solverSlot: slots, h: h)
+            prepareJoints(jb, ids: jids, sb, bodyBuf, solverSlot: slots, h: h)
             prepareMouseJoints(mj, sb, bodyBuf, solverSlot: slots, h: h, invDt: stepHz)
-            prepareConstraintJoints(xb, sb, bodyBuf, solverSlot: slots)
+            prepareConstraintJoints(xb, ids: xids, sb, bodyBuf, solverSlot: slots)
             solver.colouring.reset(slots: dummy + 1)
-            solver.colourJoints(jb, xb, sb)
+            solver.colourJoints(jb, ids: jids, xb, ids: xids, sb)
             solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
             let starts = solver.chunkStarts, jointStarts = solver.jointStarts, jointOrder = solver.jointOrder
             solver.chunks.withUnsafeMutableBufferPointer { kb in
@@ -110,6 +123,7 @@ extension PhysicsWorld {
                     for o in 0..<ob.count { solveContact(&ob[o], s, invH: invH, useBias: useBias) }
                     sb.resetDummy()
                 }
+                observe?(.substeps)
                 for _ in 0..<substeps {
                     integrateVelocities(sb, mb, h: Float(h), maxW: maxW)
                     warmStartMouseJoints(mj, sb)
@@ -127,13 +141,14 @@ extension PhysicsWorld {
             }
             }
             }
+            observe?(.restitution)
             if solver.needsRestitution() {
                 solver.saveNormalImpulses()
                 solver.chunks.withUnsafeMutableBufferPointer { kb in
                 solver.overflow.withUnsafeMutableBufferPointer { ob in
                     for _ in 0..<Tuning.restitutionIterations {
-                        solveJoints(jb, sb, jctx, useBias: false)
-                        solveConstraintJoints(xb, sb, jctx, h: h, useBias: false)
+                        solveJoints(jb, ids: jids, sb, jctx, useBias: false)
+                        solveConstraintJoints(xb, ids: xids, sb, jctx, h: h, useBias: false)
                         for i in 0..<kb.count { restitutionChunk(kb.baseAddress! + i, s, invH: invH) }
                         for o in 0..<ob.count { restitutionContact(&ob[o], s, dummy: dummy, invH: invH) }
                         sb.resetDummy()
@@ -143,6 +158,8 @@ extension PhysicsWorld {
                 solver.restoreNormalImpulses()
             }
             solver.storeImpulses(cb)
+        }
+        }
         }
         }
         }

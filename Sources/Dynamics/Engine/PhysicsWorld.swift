@@ -56,6 +56,8 @@ struct PhysicsWorld {
     /// false: bodies never sleep, so the animator never pauses while it has a movable item.
     var sleepingEnabled = true
     var events: [ContactEvent] = []
+    /// Hears each `StepStage` begin (profiling; nil costs one branch per stage).
+    var stageObserver: ((StepStage) -> Void)?
     /// false: no contact events are recorded at all (nobody listens).
     var eventsEnabled = true
     /// Events recorded in the current step, and those dropped because a step or the unread queue was full.
@@ -89,6 +91,15 @@ struct PhysicsWorld {
     var splitSleepTime = 0.0
     /// Sorted keys (`linkKey`) of the joints that link two movable bodies, as of the last `jointsChanged()`.
     var jointLinks: [Int64] = []
+    /// Indices into `joints` and `constraintJoints` of the joints with an awake body, ascending
+    /// (Engine/AwakeJoints.swift), and the per-body joint lists and bitmaps that build them.
+    var awakeJointIDs: [Int32] = []
+    var awakeConstraintJointIDs: [Int32] = []
+    var jointAdjacencyStart: [Int32] = [0]
+    var jointAdjacency: [Int32] = []
+    var jointAdjacencyShape = JointCounts()
+    var jointMarks: [UInt64] = []
+    var constraintJointMarks: [UInt64] = []
     /// Bodies finalized by the last step (= the awake set's size then): what tests check sleeping costs.
     var bodiesFinalizedLastStep = 0
     /// Proxies grown by the last step's `prepareProxies`.
@@ -241,7 +252,10 @@ struct PhysicsWorld {
 
     /// Recomputes the world-space vertices of body `i` and its box grown by `expansion`, and moves its proxy
     /// (reinserted and buffered for pair finding only when the box left the fat box).
-    mutating func updateGeometry(_ i: Int, expansion e: Double) {
+    ///
+    /// `sweep` is how far the body is predicted to move this step (its part of `e`): the box covers the sweep
+    /// and is grown by the rest of `e` on every side, so everything the body can reach this step is inside.
+    mutating func updateGeometry(_ i: Int, expansion e: Double, sweep: Vec2 = .zero) {
         let b = bodies[i]
         var box: AABB
         if b.isCircle {
@@ -257,10 +271,15 @@ struct PhysicsWorld {
                 box.maxX = max(box.maxX, v.x); box.maxY = max(box.maxY, v.y)
             }
         }
-        box.minX -= e; box.minY -= e; box.maxX += e; box.maxY += e
+        // Swept along the predicted motion, grown on every side by what is left of the margin (the speculative
+        // distance and the turn), rather than grown by the whole margin on every side: a fast body's box stays
+        // a thin sweep instead of a square, so its pair count does not grow with the square of its speed.
+        let g = max(e - sweep.length, 0)
+        box.minX += min(sweep.x, 0) - g; box.maxX += max(sweep.x, 0) + g
+        box.minY += min(sweep.y, 0) - g; box.maxY += max(sweep.y, 0) + g
         boxes[i] = box
         expansion[i] = e
-        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box, displacement: b.velocity * dt) }
+        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box, displacement: sweep) }
     }
 
     /// A boundary segment's tight box: the segment grown by the speculative margin it collides with.
