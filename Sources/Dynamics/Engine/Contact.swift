@@ -4,7 +4,11 @@
 struct ContactPoint {
     var anchorA = Vec2.zero
     var anchorB = Vec2.zero
+    /// The separation when the manifold was computed.
     var baseSeparation = 0.0
+    /// The separation now: `baseSeparation`, or for a recycled manifold that moved on by the bodies' motion
+    /// since (Engine/ContactRecycling.swift). What the solver and the touching state read.
+    var separation = 0.0
     var normalImpulse = 0.0
     var tangentImpulse = 0.0
     var id: UInt32 = 0
@@ -33,9 +37,11 @@ struct Contact {
     var restitution = 0.0
     /// Event state: true once the surfaces touch (with hysteresis), reported as began/ended.
     var touching = false
+    /// Where the two bodies were when the manifold was computed, for recycling it (Engine/ContactRecycling.swift).
+    var recycle = RecycleCache()
 
     var minSeparation: Double {
-        pointCount == 0 ? .infinity : (pointCount == 1 ? p0.baseSeparation : min(p0.baseSeparation, p1.baseSeparation))
+        pointCount == 0 ? .infinity : (pointCount == 1 ? p0.separation : min(p0.separation, p1.separation))
     }
 }
 

@@ -94,8 +94,8 @@ func makeConstraint(_ c: Contact, id: Int, _ ia: Int, _ ib: Int, _ b: SolverBodi
         let rtA = crossD(rA, t), rtB = crossD(rB, t)
         let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
         p.tangentMass = kT > 0 ? Float(1 / kT) : 0
-        p.adjustedSeparation = Float(src.baseSeparation - (rB - rA).dot(n))
-        p.startSeparation = Float(src.baseSeparation)
+        p.adjustedSeparation = Float(src.separation - (rB - rA).dot(n))
+        p.startSeparation = Float(src.separation)
         let dv = vB + crossSV(wB, rB) - vA - crossSV(wA, rA)
         p.relativeVelocity = Float(n.dot(dv))
         return p

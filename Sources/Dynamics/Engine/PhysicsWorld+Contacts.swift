@@ -96,7 +96,7 @@ extension PhysicsWorld {
     /// Pass one: a fresh manifold for each contact in `ids` (in place), the state changes into `changes`.
     private mutating func updateManifolds(_ ids: [Int32], _ cb: UnsafeMutableBufferPointer<Contact>,
                                           _ changes: inout [ContactChange]) {
-        var updates = 0
+        var updates = 0, recycled = 0
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
         wvArray.withUnsafeBufferPointer { wvb in
@@ -111,8 +111,20 @@ extension PhysicsWorld {
                                 changes.append(ContactChange(id: id, kind: .destroy))
                                 continue
                             }
-                            updates += 1
                             let p = Int(cb[k].bodyA), q = Int(cb[k].bodyB)
+                            let poseA = RecyclePose(bodies[p])
+                            let poseB = q >= 0 ? RecyclePose(bodies[q]) : .fixed
+                            if cb[k].recycle.tryRecycle(&cb[k], poseA, poseB) {
+                                recycled += 1
+                                let change = touchingChange(&cb[k])
+                                if change.kind != .none {
+                                    var c = change
+                                    c.id = id
+                                    changes.append(c)
+                                }
+                                continue
+                            }
+                            updates += 1
                             let viewA = shapeView(body: p, wv, wn)
                             let viewB: ShapeView
                             let margin: Double
@@ -135,6 +147,7 @@ extension PhysicsWorld {
                             }
                             let m = collide(viewA, viewB, margin: margin)
                             let change = updateManifold(&cb[k], m, centerA: bodies[p].centerOfMass, centerB: centerB)
+                            cb[k].recycle = RecycleCache(poseA, poseB)
                             if change.kind != .none {
                                 var c = change
                                 c.id = id
@@ -146,6 +159,33 @@ extension PhysicsWorld {
             }
         }
         narrowPhaseUpdates = updates
+        recycledManifolds = recycled
+    }
+
+    /// The touching state of a recycled manifold from its moved separations (same hysteresis), and the event.
+    @inline(__always) private func touchingChange(_ c: inout Contact) -> ContactChange {
+        let wasTouching = c.touching
+        let sep = c.minSeparation
+        c.touching = sep <= Tuning.touchBegin || (wasTouching && sep <= Tuning.touchEnd)
+        var change = ContactChange(id: -1, kind: .none)
+        if c.touching && !wasTouching {
+            change.kind.insert(.began)
+            change.point = eventPoint(c)
+        } else if !c.touching && wasTouching {
+            change.kind.insert(.ended)
+        }
+        return change
+    }
+
+    /// Where a recycled manifold's surfaces meet now: halfway between each point carried by body A and by
+    /// body B (the bodies turned by less than the recycling test allows, so the anchors are not turned), the
+    /// mean of the points.
+    @inline(__always) private func eventPoint(_ c: Contact) -> Vec2 {
+        let cA = bodies[Int(c.bodyA)].centerOfMass
+        let cB = c.bodyB >= 0 ? bodies[Int(c.bodyB)].centerOfMass : .zero
+        let q0 = (cA + c.p0.anchorA + cB + c.p0.anchorB) * 0.5
+        guard c.pointCount > 1 else { return q0 }
+        return (q0 + (cA + c.p1.anchorA + cB + c.p1.anchorB) * 0.5) * 0.5
     }
 
     /// Gives contact `c` the manifold `m`, warm-started from its previous points, and returns what changed.
@@ -156,12 +196,12 @@ extension PhysicsWorld {
         if m.count > 0 {
             c.normal = m.normal
             c.p0 = ContactPoint(anchorA: m.p0.point - cA, anchorB: m.p0.point - centerB,
-                                baseSeparation: m.p0.separation, id: m.p0.id)
+                                baseSeparation: m.p0.separation, separation: m.p0.separation, id: m.p0.id)
             warmStart(&c.p0, oldCount, old0, old1)
         }
         if m.count > 1 {
             c.p1 = ContactPoint(anchorA: m.p1.point - cA, anchorB: m.p1.point - centerB,
-                                baseSeparation: m.p1.separation, id: m.p1.id)
+                                baseSeparation: m.p1.separation, separation: m.p1.separation, id: m.p1.id)
             warmStart(&c.p1, oldCount, old0, old1)
         }
         let sep = c.minSeparation

@@ -47,6 +47,8 @@ struct PhysicsWorld {
     /// Contacts whose manifold the last step updated (those with an awake body), and proxies whose pairs it
     /// looked for (those that moved): for tests and profiles.
     var narrowPhaseUpdates = 0
+    /// Contacts whose manifold the last contact update recycled instead of recomputing (ContactRecycling.swift).
+    var recycledManifolds = 0
     var movedProxies = 0
     var joints: [Joint] = []
     /// Drags (`DragBehavior`), solved before the other joints (Engine/MouseJoint.swift).
