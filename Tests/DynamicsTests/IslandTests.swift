@@ -310,3 +310,21 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(resting.map { a.center($0) } == asleepAt)
     #expect(resting.allSatisfy { !isAwake(a, $0) })
 }
+
+@Test func restoringAtRestPutsEveryIslandToSleepAndAPushWakesOnlyItsOwn() throws {
+    let a = makeWorld()
+    let left = try addPyramid(a, x: 200, rows: 3)
+    let right = try addPyramid(a, x: 600, rows: 3)
+    a.step()
+    a.restoreAtRest()
+    #expect(!a.isRunning)
+    #expect(a.world.awakeBodies.isEmpty)
+    #expect(a.world.awakeIslands.isEmpty)
+    #expect(setsAreConsistent(a))
+    var push = PushBehavior(items: [right[0]], mode: .instantaneous)
+    push.pushDirection = Vec2(0.1, 0)
+    _ = try a.add(push)
+    a.step()
+    #expect(right.allSatisfy { isAwake(a, $0) })
+    #expect(left.allSatisfy { !isAwake(a, $0) })
+}
