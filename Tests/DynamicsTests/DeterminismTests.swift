@@ -70,5 +70,6 @@ private func busyScene() throws -> DynamicAnimator {
 /// order changes. Re-pinned for joints taking the lowest free colour on their bodies (docs/ENGINE.md,
 /// "Contact solver").
 /// Re-pinned when contacts whose bodies barely moved relative to each other came to keep their manifold and
-/// move its separations on (contact recycling, Engine/ContactRecycling.swift).
-private let pinnedHash: UInt64 = 6_504_960_305_868_277_292
+/// move its separations on (contact recycling, Engine/ContactRecycling.swift), and when a mostly awake world
+/// came to list its awake contacts in id order (PhysicsWorld+Contacts.swift, `buildAwakeContacts`).
+private let pinnedHash: UInt64 = 1_484_168_495_821_514_823

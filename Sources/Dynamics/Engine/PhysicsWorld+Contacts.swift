@@ -24,15 +24,30 @@ extension PhysicsWorld {
                          normals: wn + b.vertexStart, count: b.vertexCount)
     }
 
-    /// Lists the contacts with at least one awake body into `awakeContacts`: each awake body's list in
-    /// ascending body order, a contact between two awake bodies from the smaller one. O(awake contacts).
+    /// Lists the contacts with at least one awake body into `awakeContacts`. While at least half the bodies
+    /// are awake, in id order (a scan of the contacts' edges): the narrow phase, the prepare stage and the
+    /// impulse store then walk the persistent contacts front to back instead of hopping through them list by
+    /// list (in a 5 050-box pyramid, 4 MB of contacts). Otherwise each awake body's list in ascending body
+    /// order, a contact between two awake bodies from the smaller one: O(awake contacts), so a mostly sleeping
+    /// world pays only for what is awake. Either way the order is a function of the world's state alone.
     mutating func buildAwakeContacts() {
         var list: [Int32] = []
         swap(&list, &awakeContacts)
         list.removeAll(keepingCapacity: true)
+        let mostlyAwake = 2 * awakeBodies.count >= bodies.count
         bodies.withUnsafeBufferPointer { bb in
             contactEdges.withUnsafeBufferPointer { eb in
                 contactHead.withUnsafeBufferPointer { hb in
+                    if mostlyAwake {
+                        for c in 0..<eb.count {
+                            let e = eb[c]
+                            guard e.bodyA >= 0 else { continue }
+                            if bb[Int(e.bodyA)].isDynamicAwake || (e.bodyB >= 0 && bb[Int(e.bodyB)].isDynamicAwake) {
+                                list.append(Int32(c))
+                            }
+                        }
+                        return
+                    }
                     for i in awakeBodies {
                         var c = hb[Int(i)]
                         while c >= 0 {
