@@ -201,7 +201,7 @@ final class InteractiveApp {
         case let .tap(x, y, _, _):
             feedback.tapLanded(at: Point(x, y), pushed: body, atMs: loop.nowMs)
             feedback.succeeded("tap pushed #\(body.map(String.init) ?? "?")", atMs: loop.nowMs)
-        case let .hello(_, token, _, _):
+        case let .hello(_, token, _, _, _, _):
             if let token { link.setToken(token) }
             status.connection = .connected
             feedback.succeeded("hello: welcome in", atMs: loop.nowMs)
@@ -232,7 +232,9 @@ final class InteractiveApp {
             return
         }
         var command = command
-        if case let .hello(nil, token, version, subscribe) = command { command = .hello(name: name, token: token, protocolVersion: version, subscribe: subscribe) }
+        if case let .hello(nil, token, version, subscribe, room, roomToken) = command {
+            command = .hello(name: name, token: token, protocolVersion: version, subscribe: subscribe, room: room, roomToken: roomToken)
+        }
         let id = given ?? MessageID.number(String(nextID))
         if given == nil { nextID += 1 }
         if case .drag(.begin, _, _, _) = command { pendingDragBegin = id }

@@ -12,8 +12,16 @@ final class ClientSession {
     var bucket: TokenBucket
     /// Passed the `--token` check (or no token is required): may receive scenes and snapshots.
     var authorized: Bool
-    /// Passed the `--admin-token` check (or none is set): may change the world's structure.
-    var admin: Bool
+    /// Passed the `--admin-token` check (or none is set): may change the structure of every room.
+    var serverAdmin: Bool
+    /// Created its room or joined it with the room's `room_token`: may change that room's structure.
+    var roomAdmin = false
+    /// May change the structure of the room it is in (docs/PROTOCOL.md, Rooms: rights).
+    var admin: Bool { serverAdmin || roomAdmin }
+    /// The room it is in (exactly one at a time); `main` until a `join`.
+    var room: Room
+    /// The room named by `GET /ws?room=NAME` before the token `hello` let the session in, joined at that hello.
+    var requestedRoom: String?
     /// What this client asked to receive (`subscribe`, or `hello`'s `subscribe` object).
     var subscription = Subscription()
     /// Its snapshot schedule and compact-frame baseline.
@@ -27,14 +35,16 @@ final class ClientSession {
     /// Where error replies are counted (`/metrics`).
     var metrics: ServerMetrics?
 
-    init(id: Int, connection: any ClientTransport, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool) {
+    init(id: Int, connection: any ClientTransport, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool,
+         room: Room) {
+        self.room = room
         self.id = id
         self.connection = connection
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
         self.name = "client \(id)"
         self.bucket = bucket
         self.authorized = authorized
-        self.admin = admin
+        self.serverAdmin = admin
         self.address = connection.peerDescription
     }
 

@@ -35,6 +35,13 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Kernel send buffer per client in bytes (SO_SNDBUF; Linux doubles it).") var sendBufferBytes = 256 * 1024
     @Option(help: "Save the world to this file every --state-interval seconds and at shutdown; restore it at start.") var state: String?
     @Option(help: "Seconds between state saves.") var stateInterval: Double = 5
+    @Option(help: "Keep one state file per room in this directory (DIR/NAME.json): saved every --state-interval, at unload and at shutdown; main is restored from it at start.")
+    var stateDir: String?
+    @Option(help: "Unload a room other than main after this many seconds without clients (saved first with --state-dir).")
+    var roomIdleS: Double = 300
+    @Option(help: "Most rooms loaded at once, main included.") var maxRooms = 1000
+    @Flag(help: "Refuse joins that would create a room (forbidden).") var noRoomCreate = false
+    @Option(help: "Worker threads that step rooms in parallel (default: the number of cores).") var threads: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
 
@@ -56,6 +63,10 @@ struct DynServerCommand: ParsableCommand {
         guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1, sendBufferBytes >= 1024 else { throw ValidationError("limits must be positive") }
         guard stateInterval >= 0.05, stateInterval <= 86_400 else { throw ValidationError("--state-interval must be 0.05...86400 seconds") }
         if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
+        if let stateDir, stateDir.isEmpty { throw ValidationError("--state-dir needs a directory") }
+        guard roomIdleS > 0, roomIdleS <= 86_400 * 365 else { throw ValidationError("--room-idle-s must be > 0") }
+        guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be >= 1 (main counts)") }
+        guard (threads ?? 1) >= 1, (threads ?? 1) <= 256 else { throw ValidationError("--threads must be 1...256") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
     }
 
@@ -111,6 +122,11 @@ struct DynServerCommand: ParsableCommand {
         config.statePath = state
         config.stateIntervalS = stateInterval
         config.held = held
+        config.stateDir = stateDir
+        config.roomIdleS = roomIdleS
+        config.maxRooms = maxRooms
+        config.noRoomCreate = noRoomCreate
+        config.threads = threads ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
         let server = try Server(config: config, log: log)
         let address: SocketAddress

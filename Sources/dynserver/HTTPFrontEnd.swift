@@ -94,6 +94,10 @@ final class HTTPFrontEnd {
     private func route(_ head: HTTPRequestHead, _ request: PendingRequest, leftover: UnsafeRawBufferPointer) {
         let path = head.path
         if path == "/ws" {
+            if let room = head.queryRoom, !RoomName.isValid(room) {
+                respond(request, HTTPResponse(status: 400, text: "bad room name in /ws?room=: \(room)\n"))
+                return
+            }
             upgrade(head, request, leftover: leftover)
             return
         }
@@ -112,6 +116,11 @@ final class HTTPFrontEnd {
         case "/metrics":
             response = HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                                     body: Array(server.metricsText().utf8))
+        case "/rooms":
+            response = HTTPResponse(status: 200, contentType: "application/json", body: server.roomsJSON())
+        case _ where path.hasPrefix("/r/") && RoomName.isValid(path.dropFirst(3)):
+            // The page reads its room from its own URL path and joins it over /ws?room=NAME.
+            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))
         default:
             response = HTTPResponse(status: 404, text: "not found: try / (the browser client), /ws, /metrics or /healthz\n")
         }
@@ -136,7 +145,7 @@ final class HTTPFrontEnd {
         let tcp = request.tcp
         tcp.stopReading()
         tcp.write(Array(accept.utf8))
-        server.acceptWebSocket(tcp, leftover: leftover, framer: framer)
+        server.acceptWebSocket(tcp, leftover: leftover, framer: framer, room: head.queryRoom)
     }
 
     private func respond(_ request: PendingRequest, _ response: HTTPResponse, headOnly: Bool = false) {

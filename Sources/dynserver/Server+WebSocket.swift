@@ -5,7 +5,7 @@ import NetProtocol
 extension Server {
     /// Admits a client that completed the WebSocket handshake on `tcp`; `leftover` are bytes that arrived
     /// after the handshake in the same read.
-    func acceptWebSocket(_ tcp: TCPConnection, leftover: UnsafeRawBufferPointer, framer: WebSocketTextFramer) {
+    func acceptWebSocket(_ tcp: TCPConnection, leftover: UnsafeRawBufferPointer, framer: WebSocketTextFramer, room: String? = nil) {
         guard !shuttingDown else {
             tcp.close()
             return
@@ -13,7 +13,7 @@ extension Server {
         tcp.setNoDelay(true)
         try? tcp.setSendBufferSize(Int32(config.sendBufferBytes))
         let transport = WebSocketTransport(tcp: tcp, maxMessageBytes: config.maxLineBytes, framer: framer)
-        guard let session = admit(transport) else { return }
+        guard let session = admit(transport, room: room) else { return }
         do {
             try tcp.startReading(onData: { [unowned self, unowned session] bytes in
                 self.receivedWebSocket(bytes, from: session, over: transport)

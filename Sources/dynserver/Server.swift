@@ -5,19 +5,30 @@ import NetProtocol
 import Glibc
 #endif
 
-/// The authoritative server: one libuv loop that accepts clients, applies their commands to the shared
-/// world, steps it at a fixed rate and broadcasts one encoded snapshot per snapshot tick to everyone.
+/// The front of the server (docs/ARCHITECTURE.md, Rooms): one libuv loop that accepts clients, routes each
+/// session's messages to its room, runs the beat that steps every room (on `--threads` workers) and writes
+/// what the rooms produce.
 ///
-/// Guarantees: everything runs on the loop thread; a client is dropped (its drag released, its handle
-/// closed) exactly once; a slow client costs others nothing (snapshots to it are latest-only, its reliable
-/// backlog is capped at `maxOutboxBytes`, and it is dropped after `stallTimeoutMs` without progress);
-/// SIGINT/SIGTERM send `bye` to every client and end `run()` within about a second.
+/// Guarantees: every libuv handle and every session is touched on the loop thread only; a client is dropped
+/// (its drag released, its handle closed) exactly once; a slow client costs others nothing (snapshots to it
+/// are latest-only, its reliable backlog is capped at `maxOutboxBytes`, and it is dropped after
+/// `stallTimeoutMs` without progress); SIGINT/SIGTERM save the rooms, send `bye` to every client and end
+/// `run()` within about a second.
 final class Server {
     let config: ServerConfig
     let loop: EventLoop
     let log: Logger
-    let world: SharedWorld
     var sessions: [Int: ClientSession] = [:]
+    /// Loaded rooms by name, `main` always among them (Server+Rooms.swift).
+    var rooms: [String: Room] = [:]
+    /// The loaded rooms sorted by name: the beat's and the saves' order.
+    var roomOrder: [Room] = []
+    /// Rooms saved in `--state-dir` and not loaded now.
+    var unloadedRooms: [String: UnloadedRoom] = [:]
+    /// The start of the tick schedule every room's clock follows.
+    let beatStartNs: UInt64
+    /// The workers that step busy rooms in parallel (`--threads`).
+    var pool: StepPool?
     private var nextClientID = 1
     private var listener: TCPListener?
     private(set) var tickTimer: UVTimer?
@@ -27,15 +38,6 @@ final class Server {
     private(set) var shuttingDown = false
 
     var clock: TickClock
-    var tick: UInt64 = 0
-    var snapshotEncoder = SnapshotEncoder()
-    var states: [BodyState] = []
-    var lastSnapshotIndex: UInt64 = 0
-    var sentPausedSnapshot = false
-    var lastKeepAliveTick: UInt64 = 0
-    var cachedScene: SharedBytes?
-    /// Contact events beyond the per-tick cap, reported in the next `contact` message's `dropped`.
-    var droppedContacts = 0
     let metrics = ServerMetrics()
     /// The HTTP/WebSocket listener (`--http-port`), when started.
     var http: HTTPFrontEnd?
@@ -44,18 +46,30 @@ final class Server {
         self.config = config
         self.log = log
         self.loop = try EventLoop()
-        self.world = SharedWorld(width: config.worldWidth, height: config.worldHeight, stepHz: config.tickHz,
-                           maxBodies: config.maxBodies)
-        self.clock = TickClock(hz: config.tickHz, startNs: EventLoop.hrtimeNs)
-        guard let scene = Scenes.named(config.scene) else {
+        beatStartNs = EventLoop.hrtimeNs
+        self.clock = TickClock(hz: config.tickHz, startNs: beatStartNs)
+        guard Scenes.named(config.scene) != nil else {
             throw ServerStartError("unknown scene \"\(config.scene)\" (known: \(Scenes.names.joined(separator: ", ")))")
         }
         if let path = config.statePath, let problem = StateFile(path: path).unusableReason() {
             throw ServerStartError("--state \(path): \(problem)")
         }
-        loadInitialWorld(scene)
-        if config.held { world.held = true }
+        if let directory = config.stateDir {
+            var info = stat()
+            if stat(directory, &info) != 0 { mkdir(directory, 0o755) }
+            guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw ServerStartError("--state-dir \(directory): not a directory (and cannot be created)")
+            }
+        }
+        let main = Room(name: Room.mainName, config: config, log: log, metrics: metrics, scene: config.scene,
+                        statePath: statePath(ofRoom: Room.mainName), beatStartNs: beatStartNs)
+        rooms[main.name] = main
+        roomOrder = [main]
+        discoverSavedRooms()
     }
+
+    /// The room that always exists.
+    var mainRoom: Room { rooms[Room.mainName]! }
 
     /// Binds and starts the timers and signal watchers; returns the address actually bound.
     func start() throws -> SocketAddress {
@@ -64,7 +78,8 @@ final class Server {
         }
         listener.onAcceptError = { [unowned self] error in self.log.warning("accept failed: \(error)") }
         self.listener = listener
-        clock = TickClock(hz: config.tickHz, startNs: EventLoop.hrtimeNs)
+        clock = TickClock(hz: config.tickHz, startNs: beatStartNs, joiningAt: EventLoop.hrtimeNs)
+        if config.threads > 0 { pool = StepPool(threads: config.threads) }
         let tickTimer = try UVTimer(loop: loop)
         self.tickTimer = tickTimer
         try tickTimer.start(afterMs: clock.msUntilNext(nowNs: EventLoop.hrtimeNs)) { [unowned self] in self.onTickTimer() }
@@ -73,8 +88,14 @@ final class Server {
         try housekeeping.start(afterMs: 250, repeatMs: 250) { [unowned self] in
             self.checkSlowClients()
             self.http?.closeStalledRequests()
+            self.unloadIdleRooms(nowNs: EventLoop.hrtimeNs)
         }
-        try startStateTimer()
+        if config.statePath != nil || config.stateDir != nil {
+            let timer = try UVTimer(loop: loop)
+            let ms = UInt64(config.stateIntervalS * 1000)
+            try timer.start(afterMs: ms, repeatMs: ms) { [unowned self] in self.saveRooms(reason: "interval") }
+            stateTimer = timer
+        }
         for signum in [SIGINT, SIGTERM] {
             signals.append(try SignalWatcher(loop: loop, signal: signum) { [unowned self] signum in
                 self.shutdown(reason: signum == SIGINT ? "SIGINT" : "SIGTERM")
@@ -115,7 +136,7 @@ final class Server {
 
     /// The session logic every transport shares: refuses with `server_full`, or creates the session, sends
     /// `welcome` (and the world when no token is needed) and registers it. The caller starts reading.
-    func admit(_ connection: any ClientTransport) -> ClientSession? {
+    func admit(_ connection: any ClientTransport, room requested: String? = nil) -> ClientSession? {
         if sessions.count >= config.maxClients {
             log.notice("refused \(connection.peerDescription): server full (\(config.maxClients) clients)")
             let full = ProtocolError(.serverFull, "server is full (\(config.maxClients) clients)")
@@ -126,29 +147,50 @@ final class Server {
         }
         let id = nextClientID
         nextClientID += 1
+        let main = mainRoom
         let session = ClientSession(id: id, connection: connection, maxLineBytes: config.maxLineBytes,
                                     bucket: TokenBucket(rate: config.rate, burst: config.burst, nowNs: EventLoop.hrtimeNs),
-                                    authorized: config.token == nil, admin: config.adminToken == nil)
+                                    authorized: config.token == nil, admin: config.adminToken == nil, room: main)
         session.metrics = metrics
         metrics.connected(transport: connection.transportName)
-        let welcome = Welcome(client: id, server: ServerConfig.serverName, worldWidth: world.width,
-                              worldHeight: world.height, tickHz: config.tickHz, snapshotHz: config.snapshotHz,
-                              authRequired: config.token != nil)
+        // `GET /ws?room=NAME`: the session starts in NAME when the join can happen now; otherwise the join's
+        // error follows the welcome and it stays in main (or NAME is joined at its token hello).
+        var plan: JoinPlan?
+        var refusal: ProtocolError?
+        if let requested, requested != Room.mainName {
+            if session.authorized {
+                switch planJoin(requested, scene: nil, roomToken: nil, for: session) {
+                case .success(let planned): plan = planned
+                case .failure(let error): refusal = error
+                }
+            } else {
+                session.requestedRoom = requested
+            }
+        }
+        let welcomeRoom: String
+        switch plan?.target {
+        case .loaded(let room)?: welcomeRoom = room.name
+        case .restore(let name)?, .create(let name, _)?: welcomeRoom = name
+        case nil: welcomeRoom = Room.mainName
+        }
+        let welcome = Welcome(client: id, server: ServerConfig.serverName, worldWidth: config.worldWidth,
+                              worldHeight: config.worldHeight, tickHz: config.tickHz, snapshotHz: config.snapshotHz,
+                              authRequired: config.token != nil, room: welcomeRoom)
         connection.write(ServerMessage.welcome(welcome).encoded())
-        // A pending structure change goes to the others first, so the newcomer's join snapshot can count it
-        // (it must be in `sessions`) without it receiving that scene twice.
-        syncScene()
         sessions[id] = session
-        if session.authorized { sendWorld(to: session) }
+        main.add(session)
+        if let plan {
+            performJoin(plan, session: session, id: nil, extraAck: [])
+            session.flushReplies()
+        } else if session.authorized {
+            main.sendWorld(to: session)
+        }
+        if let refusal {
+            session.reply(.error(refusal))
+            session.flushReplies()
+        }
         log.info("client \(id) connected from \(session.address) over \(connection.transportName) (\(sessions.count) connected)")
         return session
-    }
-
-    /// Sends the current scene and, at once, the current snapshot (also when the world is paused).
-    func sendWorld(to session: ClientSession) {
-        syncScene()
-        if let scene = cachedScene { session.connection.write(scene) }
-        sendState(to: session)
     }
 
     /// Drops a client once: releases its drag, closes its connection (after a `bye` when `bye` is set).
@@ -156,7 +198,7 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        world.endDrag(client: session.id)
+        session.room.remove(session, nowNs: EventLoop.hrtimeNs)
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
@@ -189,16 +231,17 @@ final class Server {
         tickTimer?.close()
         housekeeping?.close()
         stateTimer?.close()
-        saveState(reason: reason)
+        saveRooms(reason: reason, always: true)
         signals.forEach { $0.close() }
         let bye = SharedBytes(ServerMessage.bye(reason: "shutdown").encoded())
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {
             session.closing = true
-            world.endDrag(client: session.id)
+            session.room.remove(session, nowNs: EventLoop.hrtimeNs)
             session.connection.write(bye)
             session.connection.closeAfterFlush(timeoutMs: 1000)
         }
         sessions.removeAll()
+        pool?.stop()
     }
 }
 

@@ -33,5 +33,16 @@ struct ServerConfig: Sendable {
     /// `--state-interval`: seconds between saves.
     var stateIntervalS = 5.0
 
+    /// `--state-dir DIR`: one state file per room, `DIR/NAME.json` (nil: rooms are not saved).
+    var stateDir: String?
+    /// `--room-idle-s`: a room other than `main` without members for this long is unloaded.
+    var roomIdleS = 300.0
+    /// `--max-rooms`: loaded rooms at most, `main` included.
+    var maxRooms = 1000
+    /// `--no-room-create`: a join to a room that does not exist is `forbidden`.
+    var noRoomCreate = false
+    /// `--threads`: worker threads that step busy rooms in parallel (0: every room on the loop thread).
+    var threads = 1
+
     static let serverName = DynVersion.line("dynserver")
 }

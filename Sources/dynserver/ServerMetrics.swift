@@ -14,6 +14,12 @@ final class ServerMetrics {
     private(set) var stepBucketCounts = [UInt64](repeating: 0, count: ServerMetrics.stepBuckets.count)
     private(set) var stepCount: UInt64 = 0
     private(set) var stepSum = 0.0
+    /// Fixed ticks run by every room (at rest too), for `dyn_ticks_total`.
+    private(set) var ticks: UInt64 = 0
+    var roomsCreated: UInt64 = 0
+    var roomsUnloaded: UInt64 = 0
+
+    func ticked(_ n: UInt64) { ticks += n }
 
     func connected(transport: String) { connections[transport, default: 0] += 1 }
     func command(_ type: String) { commands[type, default: 0] += 1 }
@@ -38,7 +44,7 @@ extension Server {
             out.sample("dyn_connections_total", [("transport", transport)], Double(n))
         }
         out.family("dyn_ticks_total", "counter", "Fixed physics ticks run.")
-        out.sample("dyn_ticks_total", [], Double(tick))
+        out.sample("dyn_ticks_total", [], Double(metrics.ticks))
         out.family("dyn_step_seconds", "histogram", "Wall time of one physics step.")
         for (i, bound) in ServerMetrics.stepBuckets.enumerated() {
             out.sample("dyn_step_seconds_bucket", [("le", PrometheusText.format(bound))], Double(metrics.stepBucketCounts[i]))
@@ -56,10 +62,16 @@ extension Server {
         for (code, n) in metrics.errors.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_errors_total", [("code", code)], Double(n))
         }
-        out.family("dyn_bodies", "gauge", "Items in the world now.")
-        out.sample("dyn_bodies", [], Double(world.animator.itemCount))
-        out.family("dyn_world_paused", "gauge", "1 while the world is at rest (not stepping), else 0.")
-        out.sample("dyn_world_paused", [], world.animator.isRunning ? 0 : 1)
+        out.family("dyn_bodies", "gauge", "Items in every loaded room now.")
+        out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.world.animator.itemCount }))
+        out.family("dyn_world_paused", "gauge", "Loaded rooms at rest (not stepping) now (1 or 0 with main alone).")
+        out.sample("dyn_world_paused", [], Double(roomOrder.filter { !$0.world.animator.isRunning }.count))
+        out.family("dyn_rooms", "gauge", "Rooms loaded now, main included.")
+        out.sample("dyn_rooms", [], Double(rooms.count))
+        out.family("dyn_rooms_created_total", "counter", "Rooms created by a join.")
+        out.sample("dyn_rooms_created_total", [], Double(metrics.roomsCreated))
+        out.family("dyn_rooms_unloaded_total", "counter", "Rooms unloaded after --room-idle-s without clients.")
+        out.sample("dyn_rooms_unloaded_total", [], Double(metrics.roomsUnloaded))
         return out.text
     }
 }

@@ -14,6 +14,13 @@ struct TickClock {
         self.maxCatchUp = maxCatchUp
     }
 
+    /// A clock on the schedule that started at `startNs` whose first due tick is the next one after `nowNs`:
+    /// the ticks before it are not owed (a room created or restored while the server runs).
+    init(hz: Double, startNs: UInt64, joiningAt nowNs: UInt64, maxCatchUp: UInt64 = 30) {
+        self.init(hz: hz, startNs: startNs, maxCatchUp: maxCatchUp)
+        if nowNs > startNs { ticks = UInt64(Double(nowNs - startNs) * 1e-9 * hz) }
+    }
+
     /// How many ticks to run now; advances the count by that many.
     mutating func due(nowNs: UInt64) -> UInt64 {
         guard nowNs > startNs else { return 0 }

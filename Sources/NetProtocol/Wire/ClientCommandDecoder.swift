@@ -9,7 +9,8 @@ struct ClientCommandDecoder {
         switch type {
         case "hello":
             return .hello(name: try fields.optionalString("name"), token: try fields.optionalString("token"),
-                          protocolVersion: try fields.optionalInteger("protocol"), subscribe: try helloSubscription())
+                          protocolVersion: try fields.optionalInteger("protocol"), subscribe: try helloSubscription(),
+                          room: try fields.optionalString("room"), roomToken: try fields.optionalString("room_token"))
         case "ping": return .ping(t: fields.value("t"))
         case "tap":
             return .tap(x: try fields.number("x"), y: try fields.number("y"), body: try fields.optionalBody(),
@@ -41,6 +42,10 @@ struct ClientCommandDecoder {
         case "pause": return .pause
         case "resume": return .resume
         case "step": return try step()
+        case "join":
+            return .join(room: try fields.string("room"), scene: try fields.optionalString("scene"),
+                         roomToken: try fields.optionalString("room_token"))
+        case "rooms": return .rooms
         default: throw ProtocolError(.unknownType, "unknown message type \(quoted(type))")
         }
     }

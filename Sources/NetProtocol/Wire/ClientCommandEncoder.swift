@@ -2,7 +2,7 @@
 enum ClientCommandEncoder {
     static func writeFields(of command: ClientCommand, into w: inout JSONWriter) {
         switch command {
-        case let .hello(name, token, protocolVersion, subscribe):
+        case let .hello(name, token, protocolVersion, subscribe, room, roomToken):
             if let name { w.key("name"); w.string(name) }
             if let token { w.key("token"); w.string(token) }
             if let protocolVersion { w.key("protocol"); w.int(protocolVersion) }
@@ -12,6 +12,8 @@ enum ClientCommandEncoder {
                 writeSubscription(subscribe, into: &w)
                 w.endObject()
             }
+            if let room { w.key("room"); w.string(room) }
+            if let roomToken { w.key("room_token"); w.string(roomToken) }
         case let .ping(t):
             if let t { w.key("t"); w.value(t) }
         case let .tap(x, y, body, mode):
@@ -110,6 +112,12 @@ enum ClientCommandEncoder {
             break
         case let .step(ticks):
             w.key("ticks"); w.int(ticks)
+        case let .join(room, scene, roomToken):
+            w.key("room"); w.string(room)
+            if let scene { w.key("scene"); w.string(scene) }
+            if let roomToken { w.key("room_token"); w.string(roomToken) }
+        case .rooms:
+            break
         }
     }
 

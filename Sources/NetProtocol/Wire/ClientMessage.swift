@@ -1,7 +1,9 @@
 /// One client -> server command (docs/PROTOCOL.md), fully validated (types and ranges).
 public enum ClientCommand: Equatable, Sendable {
-    /// `subscribe` is the optional `subscribe` object inside `hello` (same fields as the command).
-    case hello(name: String?, token: String?, protocolVersion: Int?, subscribe: SubscriptionChange? = nil)
+    /// `subscribe` is the optional `subscribe` object inside `hello` (same fields as the command); `room` and
+    /// `roomToken` make the hello a `join` of that room right after it (docs/PROTOCOL.md, Rooms).
+    case hello(name: String?, token: String?, protocolVersion: Int?, subscribe: SubscriptionChange? = nil,
+               room: String? = nil, roomToken: String? = nil)
     /// `t` is echoed in the `pong` as sent (any JSON value).
     case ping(t: JSONValue?)
     case tap(x: Double, y: Double, body: Int?, mode: PushModeName)
@@ -46,6 +48,11 @@ public enum ClientCommand: Equatable, Sendable {
     case resume
     /// 1...600 ticks.
     case step(ticks: Int)
+    /// Moves the session to `room` (docs/PROTOCOL.md, Rooms), creating it (with `scene`) when it does not exist.
+    /// The name is checked by the server (`RoomName`), not here, so a bad name is answered `bad_value`.
+    case join(room: String, scene: String?, roomToken: String?)
+    /// Lists the rooms; the ack carries `rooms`.
+    case rooms
 
     /// The wire `type` of this command.
     public var typeName: String {
@@ -76,6 +83,8 @@ public enum ClientCommand: Equatable, Sendable {
         case .pause: return "pause"
         case .resume: return "resume"
         case .step: return "step"
+        case .join: return "join"
+        case .rooms: return "rooms"
         }
     }
 }

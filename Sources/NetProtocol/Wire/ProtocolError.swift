@@ -13,6 +13,8 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case forbidden
     case serverFull = "server_full"
     case protocolMismatch = "protocol_mismatch"
+    /// A `join` that would create a room beyond `--max-rooms` (docs/PROTOCOL.md, Rooms).
+    case roomLimit = "room_limit"
 }
 
 /// A client message's `id`, echoed verbatim in the `ack`, `error` or `pong` that answers it.

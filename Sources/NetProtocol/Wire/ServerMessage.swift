@@ -92,6 +92,7 @@ public enum ServerMessage: Equatable, Sendable {
         w.key("tick_hz"); w.number(welcome.tickHz)
         w.key("snapshot_hz"); w.number(welcome.snapshotHz)
         w.key("auth_required"); w.bool(welcome.authRequired)
+        if let room = welcome.room { w.key("room"); w.string(room) }
         w.endObject()
     }
 

@@ -43,7 +43,7 @@ struct ServerMessageDecoder {
         return Welcome(protocolVersion: try f.int("protocol"), client: try f.int("client"), server: try f.string("server"),
                        worldWidth: try world.number("width"), worldHeight: try world.number("height"),
                        tickHz: try f.number("tick_hz"), snapshotHz: try f.number("snapshot_hz"),
-                       authRequired: try f.bool("auth_required"))
+                       authRequired: try f.bool("auth_required"), room: f.raw("room")?.string)
     }
 
     private func scene(_ f: Fields) throws(MalformedServerMessage) -> SceneInfo {

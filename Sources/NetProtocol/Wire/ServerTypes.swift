@@ -8,9 +8,12 @@ public struct Welcome: Equatable, Sendable {
     public var tickHz: Double
     public var snapshotHz: Double
     public var authRequired: Bool
+    /// The room the connection starts in (docs/PROTOCOL.md, Rooms); nil from a server without rooms.
+    public var room: String?
 
     public init(protocolVersion: Int = 1, client: Int, server: String, worldWidth: Double, worldHeight: Double,
-                tickHz: Double, snapshotHz: Double, authRequired: Bool) {
+                tickHz: Double, snapshotHz: Double, authRequired: Bool, room: String? = nil) {
+        self.room = room
         self.protocolVersion = protocolVersion
         self.client = client
         self.server = server

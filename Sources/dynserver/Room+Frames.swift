@@ -2,12 +2,12 @@ import NetProtocol
 
 /// Compact frames (docs/PROTOCOL.md, `frame`): each connection gets the newest state relative to the frame
 /// it really received, and connections with the same baseline share one encoding.
-extension Server {
+extension Room {
     /// Writes a frame of `states` (filled by the caller) to each of `sessions`.
     func sendFrames(to targets: [ClientSession], paused: Bool) {
         let current = states.withUnsafeBufferPointer { PoseTable(tick: tick, bodies: $0) }
         let drags = world.dragInfos()
-        let clients = sessions.count
+        let clients = members.count
         let time = world.time
         var encoded: [ObjectIdentifier?: SharedBytes] = [:]
         for session in targets {
@@ -33,7 +33,7 @@ extension Server {
         let paused = !world.animator.isRunning
         switch session.subscription.snapshots {
         case .full:
-            session.connection.write(encodeSnapshot(paused: paused), kind: .latestOnly)
+            session.connection.write(encodeSnapshot(paused: paused, clients: members.count), kind: .latestOnly)
         case .compact:
             world.fillStates(&states)
             session.feed.needKeyframe()

@@ -3,7 +3,7 @@ import NetProtocol
 
 /// Dispatch of the commands beyond protocol 1's table (docs/PROTOCOL.md: attachments, fields, item and world
 /// commands, time control), and what follows a successful command: the `notice` to the other clients.
-extension Server {
+extension Room {
     func applyMore(_ command: ClientCommand, from session: ClientSession) throws(ProtocolError) -> SharedWorld.AckFields {
         switch command {
         case .attach(let spec): return try world.attach(spec)
@@ -26,7 +26,11 @@ extension Server {
         case .resume:
             return world.resume()
         case .step(let ticks):
-            let fields = try world.step(ticks: ticks) { tick += 1; collectContacts() }
+            let fields = try world.step(ticks: ticks) {
+                tick += 1
+                metrics.ticked(1)
+                collectContacts()
+            }
             // Scene changes the steps made (none today) go first, then the snapshot reaches everyone.
             syncScene()
             broadcastSnapshot(paused: !world.animator.isRunning)
@@ -36,12 +40,12 @@ extension Server {
         }
     }
 
-    /// Tells every other client that wants notices who changed the world's structure and how.
+    /// Tells every other member that wants notices who changed the room's structure and how.
     func afterApplied(_ command: ClientCommand, fields: SharedWorld.AckFields, from session: ClientSession) {
         guard let summary = command.noticeSummary(fields) else { return }
         let line = SharedBytes(ServerMessage.notice(Notice(client: session.id, name: session.name, command: command.typeName,
                                                            summary: summary)).encoded())
-        for other in sessions.values where other !== session && other.authorized && !other.closing && other.subscription.notices {
+        for other in receivers where other !== session && other.subscription.notices {
             other.connection.write(line)
         }
     }

@@ -4,20 +4,17 @@ import NetProtocol
 /// `contact` messages (docs/PROTOCOL.md): the engine's contact events of each step, sent to the clients that
 /// subscribed with `contacts: true`, at most `maxContactsPerTick` per tick; the rest are counted and the
 /// count rides in `dropped` on the next message that does go out.
-extension Server {
+extension Room {
     static let maxContactsPerTick = 256
 
-    /// Takes the events of the step just taken (always, so they never pile up) and sends them.
-    func collectContacts() {
+    /// Takes the events of the step just taken (always, so they never pile up) and appends their `contact`
+    /// lines to `lines`.
+    func encodeContacts(into lines: inout [UInt8]) {
         let events = world.animator.takeContactEvents()
-        let subscribers = sessions.values.filter { $0.authorized && !$0.closing && $0.subscription.contacts }
-        // The engine records events only while someone subscribes (docs/ENGINE.md, "Contact events").
-        world.animator.contactEventsEnabled = !subscribers.isEmpty
-        guard !events.isEmpty, !subscribers.isEmpty else { return }
-        var lines: [UInt8] = []
+        guard !events.isEmpty else { return }
         var sent = 0
         for event in events {
-            guard sent < Server.maxContactsPerTick else {
+            guard sent < Room.maxContactsPerTick else {
                 droppedContacts += events.count - sent
                 break
             }
@@ -29,8 +26,21 @@ extension Server {
             lines += ServerMessage.contact(report).encoded()
             sent += 1
         }
+    }
+
+    /// Sends the contact events of the step just taken to the members that subscribed (a `step` command).
+    func collectContacts() {
+        let subscribers = receivers.filter { $0.subscription.contacts }.sorted { $0.id < $1.id }
+        world.animator.contactEventsEnabled = !subscribers.isEmpty
+        guard !subscribers.isEmpty else {
+            _ = world.animator.takeContactEvents()
+            return
+        }
+        var lines: [UInt8] = []
+        encodeContacts(into: &lines)
+        guard !lines.isEmpty else { return }
         let shared = SharedBytes(lines)
-        for session in subscribers.sorted(by: { $0.id < $1.id }) { session.connection.write(shared) }
+        for session in subscribers { session.connection.write(shared) }
     }
 }
 

@@ -1,0 +1,171 @@
+import Dynamics
+import NetProtocol
+
+/// What one `advance` produced, kept in the room until the loop thread writes it (`deliverAdvance`).
+struct PendingOutput {
+    /// The snapshot the last due snapshot tick asked for: nil none, else whether it reports `paused`.
+    var snapshotPaused: Bool?
+    /// The full `snapshot` line of that tick, encoded by `advance` when a member takes full snapshots.
+    var fullSnapshot: SharedBytes?
+    /// `contact` lines of the steps taken, for the members that subscribed.
+    var contactLines: [UInt8] = []
+    /// Wall time of each step taken, for `dyn_step_seconds`.
+    var stepSeconds: [Double] = []
+    /// Fixed ticks run (at rest too), for `dyn_ticks_total`.
+    var ticks: UInt64 = 0
+}
+
+/// Who the room's output is for, read on the loop thread before `advance` (which must not touch sessions).
+struct RoomAudience {
+    var members = 0
+    var wantsFull = false
+    var wantsContacts = false
+}
+
+/// The fixed-step tick: `advance` steps the world and encodes (no session is touched, so it may run on a worker
+/// thread while the loop waits); `deliverAdvance` writes the result to the members on the loop thread.
+extension Room {
+    /// The audience of the next `advance`; also switches the engine's contact recording to match.
+    func audience() -> RoomAudience {
+        var audience = RoomAudience()
+        for session in receivers {
+            audience.members += 1
+            if session.subscription.snapshots == .full { audience.wantsFull = true }
+            if session.subscription.contacts { audience.wantsContacts = true }
+        }
+        // The engine records events only while someone subscribes (docs/ENGINE.md, "Contact events").
+        world.animator.contactEventsEnabled = audience.wantsContacts
+        return audience
+    }
+
+    /// True when a beat has nothing to do but count ticks: no step, no snapshot but the keep-alive.
+    var isAtRest: Bool { world.held || (!world.animator.isRunning && sentPausedSnapshot) }
+
+    /// Runs the ticks due at `nowNs`, stopping once `budgetNs` is spent (the rest is given back to the clock
+    /// and is due again at once). Returns true when ticks were given back.
+    func advance(nowNs: UInt64, budgetNs: UInt64, audience: RoomAudience) -> Bool {
+        let due = clock.due(nowNs: nowNs)
+        guard due > 0 else { return false }
+        // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
+        if world.held { return false }
+        if isAtRest {
+            // At rest: the ticks pass without a step; only the once-a-second keep-alive goes out.
+            tick += due
+            pending.ticks += due
+            if Double(tick - lastKeepAliveTick) >= config.tickHz {
+                lastKeepAliveTick = tick
+                if audience.members > 0 { pending.snapshotPaused = true }
+            }
+            return false
+        }
+        var ran: UInt64 = 0
+        while ran < due {
+            runTick(audience: audience)
+            ran += 1
+            if EventLoop.hrtimeNs &- nowNs >= budgetNs { break }
+        }
+        clock.giveBack(due - ran)
+        if pending.snapshotPaused != nil, audience.wantsFull {
+            pending.fullSnapshot = encodeSnapshot(paused: pending.snapshotPaused!, clients: audience.members)
+        }
+        return ran < due
+    }
+
+    private func runTick(audience: RoomAudience) {
+        let stepStartNs = EventLoop.hrtimeNs
+        world.animator.step()
+        pending.stepSeconds.append(Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9)
+        tick += 1
+        pending.ticks += 1
+        unsaved = true
+        if audience.wantsContacts { encodeContacts(into: &pending.contactLines) } else { _ = world.animator.takeContactEvents() }
+        let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
+        guard index != lastSnapshotIndex else { return }
+        lastSnapshotIndex = index
+        if world.animator.isRunning {
+            sentPausedSnapshot = false
+            pending.snapshotPaused = false
+        } else if !sentPausedSnapshot {
+            sentPausedSnapshot = true
+            lastKeepAliveTick = tick
+            pending.snapshotPaused = true
+        } else if Double(tick - lastKeepAliveTick) >= config.tickHz {
+            lastKeepAliveTick = tick
+            pending.snapshotPaused = true
+        }
+    }
+
+    /// Writes what `advance` produced to the members (loop thread).
+    func deliverAdvance() {
+        guard pending.ticks > 0 || pending.snapshotPaused != nil || !pending.contactLines.isEmpty else { return }
+        let output = pending
+        pending = PendingOutput()
+        metrics.ticked(output.ticks)
+        for seconds in output.stepSeconds { metrics.stepped(seconds: seconds) }
+        if !output.contactLines.isEmpty {
+            let shared = SharedBytes(output.contactLines)
+            for session in receivers where session.subscription.contacts { session.connection.write(shared) }
+        }
+        if let paused = output.snapshotPaused { broadcastSnapshot(paused: paused, full: output.fullSnapshot) }
+    }
+
+    /// The full `snapshot` line of the current state.
+    func encodeSnapshot(paused: Bool, clients: Int) -> SharedBytes {
+        world.fillStates(&states)
+        return encodeSnapshotFromStates(paused: paused, clients: clients)
+    }
+
+    /// The full `snapshot` line of `states` (filled by the caller).
+    func encodeSnapshotFromStates(paused: Bool, clients: Int) -> SharedBytes {
+        let drags = world.dragInfos()
+        return states.withUnsafeBufferPointer {
+            SnapshotEncoder.encodeShared(tick: tick, time: world.time, paused: paused, held: world.held, clients: clients,
+                                         bodies: $0, drags: drags)
+        }
+    }
+
+    /// Sends the state to every member whose own rate makes it due (all of them for `paused` snapshots): one
+    /// shared full snapshot (`full` when already encoded), and compact frames encoded once per distinct
+    /// baseline. While held, every snapshot (pause, step) goes to everyone.
+    func broadcastSnapshot(paused: Bool, full given: SharedBytes? = nil) {
+        var full = given
+        var compact: [ClientSession] = []
+        var filled = false
+        for session in receivers {
+            let subscription = session.subscription
+            guard subscription.snapshots != .off,
+                  session.feed.isDue(tick: tick, hz: subscription.snapshotHz, tickHz: config.tickHz,
+                                     force: paused || world.held)
+            else { continue }
+            if subscription.snapshots == .compact {
+                compact.append(session)
+                continue
+            }
+            if full == nil {
+                world.fillStates(&states)
+                filled = true
+                full = encodeSnapshotFromStates(paused: paused, clients: members.count)
+            }
+            session.connection.write(full!, kind: .latestOnly)
+            metrics.sentSnapshot(bytes: full!.count, clients: 1)
+        }
+        guard !compact.isEmpty else { return }
+        if !filled { world.fillStates(&states) }
+        sendFrames(to: compact, paused: paused)
+    }
+
+    /// Sends a fresh `scene` to every member when the structure changed since the last one.
+    func syncScene() {
+        guard world.structureChanged || cachedScene == nil else { return }
+        let changed = cachedScene != nil
+        world.structureChanged = false
+        unsaved = true
+        let shared = SharedBytes(ServerMessage.scene(world.sceneInfo()).encoded())
+        cachedScene = shared
+        guard changed else { return }
+        for session in receivers {
+            session.connection.write(shared)
+            session.feed.needKeyframe()
+        }
+    }
+}

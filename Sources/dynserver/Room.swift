@@ -1,0 +1,112 @@
+import Dynamics
+import Logging
+import NetProtocol
+
+/// One room (docs/PROTOCOL.md, Rooms): a world of its own with its clock and tick, its members, its cached
+/// `scene`, its snapshot schedule, contact and notice fan-out and its state file.
+///
+/// Guarantees: everything a room sends goes to its own members only; its world changes only through its
+/// members' commands and its own steps, so it is deterministic whatever other rooms do; `tick` increases by
+/// one per fixed step (and by the ticks that pass while it rests); a room at rest takes no step and encodes
+/// nothing but the once-a-second keep-alive for its members (none when it has none). The step itself
+/// (`advance`) touches nothing but the room, so a worker thread may run it while the loop thread waits
+/// (docs/ARCHITECTURE.md, Rooms and threads); everything else runs on the loop thread.
+final class Room {
+    let name: String
+    let config: ServerConfig
+    let log: Logger
+    unowned let metrics: ServerMetrics
+    let world: SharedWorld
+    /// The sessions in this room (authorized or not), by client id.
+    var members: [Int: ClientSession] = [:]
+    /// Given to the room's creator; whoever joins with it is admin in the room. nil for `main`.
+    var roomToken: String?
+    /// Where the room is saved (`--state-dir`, or `--state` for `main`); nil: not saved.
+    let statePath: String?
+    /// When the last member left (the idle unload counts from here); nil while it has members.
+    var idleSinceNs: UInt64?
+    /// Set by anything that changes what the state file would say but the ticks at rest; cleared by a save.
+    var unsaved = true
+
+    var clock: TickClock
+    var tick: UInt64 = 0
+    var states: [BodyState] = []
+    var lastSnapshotIndex: UInt64 = 0
+    var sentPausedSnapshot = false
+    var lastKeepAliveTick: UInt64 = 0
+    var cachedScene: SharedBytes?
+    /// Contact events beyond the per-tick cap, reported in the next `contact` message's `dropped`.
+    var droppedContacts = 0
+    /// What the last `advance` produced for the loop thread to write (`deliverAdvance`).
+    var pending = PendingOutput()
+    /// Set by a job that ran out of budget with ticks still due (the beat comes back at once).
+    var gaveBack = false
+
+    /// Creates the room's world: restored from `statePath` when that file holds a good state, else `scene`.
+    /// `beatStartNs` is the server's tick schedule, so every room's ticks fall due on the same beat.
+    init(name: String, config: ServerConfig, log: Logger, metrics: ServerMetrics, scene: String, statePath: String?,
+         beatStartNs: UInt64) {
+        self.name = name
+        self.config = config
+        self.log = log
+        self.metrics = metrics
+        self.statePath = statePath
+        world = SharedWorld(width: config.worldWidth, height: config.worldHeight, stepHz: config.tickHz,
+                            maxBodies: config.maxBodies)
+        // On the server's beat, owing none of the ticks that passed before the room existed.
+        clock = TickClock(hz: config.tickHz, startNs: beatStartNs, joiningAt: EventLoop.hrtimeNs)
+        loadInitialWorld(scene: scene)
+        if config.held { world.held = true }
+    }
+
+    /// Members that receive the world (past the token check).
+    var receivers: some Sequence<ClientSession> {
+        members.values.lazy.filter { $0.authorized && !$0.closing }
+    }
+
+    /// The entry of `rooms` and `GET /rooms` for this room.
+    var summary: RoomSummary {
+        RoomSummary(name: name, clients: members.count, bodies: world.animator.itemCount, scene: world.sceneName,
+                    paused: !world.animator.isRunning, held: world.held, loaded: true)
+    }
+
+    /// Puts `session` in this room (its feed starts with a keyframe); the caller sends it the world.
+    func add(_ session: ClientSession) {
+        // A pending structure change goes to the others first, so the newcomer does not get that scene twice.
+        syncScene()
+        members[session.id] = session
+        session.room = self
+        session.feed = ClientFeed()
+        idleSinceNs = nil
+    }
+
+    /// Takes `session` out of this room: its drag ends.
+    func remove(_ session: ClientSession, nowNs: UInt64) {
+        guard members.removeValue(forKey: session.id) != nil else { return }
+        if world.endDrag(client: session.id) { unsaved = true }
+        if members.isEmpty { idleSinceNs = nowNs }
+    }
+
+    /// Sends the current scene and, at once, the current snapshot (also when the world is paused).
+    func sendWorld(to session: ClientSession) {
+        syncScene()
+        if let scene = cachedScene { session.connection.write(scene) }
+        sendState(to: session)
+    }
+}
+
+/// The entry of `rooms` (the ack's `rooms` array) and `GET /rooms`.
+struct RoomSummary: Sendable, Equatable {
+    var name: String
+    var clients: Int
+    var bodies: Int
+    var scene: String
+    var paused: Bool
+    var held: Bool
+    var loaded: Bool
+
+    var json: JSONValue {
+        .object([("name", .string(name)), ("clients", .number(Double(clients))), ("bodies", .number(Double(bodies))),
+                 ("scene", .string(scene)), ("paused", .bool(paused)), ("held", .bool(held)), ("loaded", .bool(loaded))])
+    }
+}
