@@ -26,6 +26,9 @@ struct DynClientCommand: ParsableCommand {
     @Option(help: "Token for a server started with --token (or --admin-token).")
     var token: String?
 
+    @Option(help: "Room to join (created when it does not exist); default main.")
+    var room: String?
+
     @Flag(help: "Print server messages as JSON lines and send stdin lines as commands.")
     var headless = false
 
@@ -72,7 +75,7 @@ struct DynClientCommand: ParsableCommand {
         let clientName = name ?? environment["USER"] ?? "dynclient"
         // The terminal view takes compact frames; headless output stays full snapshots, line for line.
         let link = ServerLink(loop: loop, address: address, name: clientName,
-                              token: token, reconnects: !noReconnect,
+                              token: token, reconnects: !noReconnect, room: room,
                               subscribe: interactive ? Self.interactiveSubscription(subscription) : subscription)
         let code: Int32
         if !interactive {

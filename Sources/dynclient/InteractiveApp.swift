@@ -138,6 +138,7 @@ final class InteractiveApp {
         switch message {
         case let .welcome(welcome):
             world.apply(welcome: welcome)
+            status.room = welcome.room
             link.markHealthy()
             status.connection = .connected
             previousFrame = nil
@@ -160,6 +161,10 @@ final class InteractiveApp {
         case let .error(error):
             answered(error: error)
         case let .ack(id, fields):
+            if let room = fields.first(where: { $0.0 == "room" })?.1.string {
+                status.room = room
+                link.setRoom(room, token: fields.first { $0.0 == "room_token" }?.1.string)
+            }
             if let id, let command = pending.removeValue(forKey: id) { succeeded(command, fields: fields) }
         case let .pong(t, _, _):
             if case let .number(sent)? = t { status.pingMs = max(0, Self.clockMs() - sent) }
@@ -221,6 +226,8 @@ final class InteractiveApp {
         case let .subscribe(change) where change.contacts != nil:
             feedback.succeeded("contact flashes \(change.contacts == true ? "on" : "off")", atMs: loop.nowMs)
         case .anchor, .fieldUpdate, .velocity: break
+        case .join: feedback.succeeded(RoomsText.joined(fields), atMs: loop.nowMs)
+        case .rooms: feedback.succeeded(RoomsText.list(fields), atMs: loop.nowMs)
         case .drag, .ping: break
         default: feedback.succeeded("\(command.typeName): ok", atMs: loop.nowMs)
         }

@@ -23,6 +23,10 @@ final class ServerLink {
     private(set) var hello: [UInt8]
     private let name: String?
     private let subscribe: SubscriptionChange?
+    private var token: String?
+    /// The room every (re)connection's hello asks for, and the room token that makes it admin there.
+    private(set) var room: String?
+    private var roomToken: String?
     let reconnects: Bool
     var onUp: (() -> Void)?
     var onLine: ((UnsafeRawBufferPointer) -> Void)?
@@ -36,17 +40,21 @@ final class ServerLink {
     private(set) var isConnected = false
 
     init(loop: EventLoop, address: SocketAddress, name: String?, token: String?, reconnects: Bool,
-         subscribe: SubscriptionChange? = nil) {
+         room: String? = nil, subscribe: SubscriptionChange? = nil) {
         self.loop = loop
         self.address = address
         self.reconnects = reconnects
         self.name = name
         self.subscribe = subscribe
-        hello = Self.greeting(name: name, token: token, subscribe: subscribe)
+        self.token = token
+        self.room = room
+        hello = Self.greeting(name: name, token: token, subscribe: subscribe, room: room, roomToken: nil)
     }
 
-    private static func greeting(name: String?, token: String?, subscribe: SubscriptionChange?) -> [UInt8] {
-        var greeting = ClientMessage(.hello(name: name, token: token, protocolVersion: 1)).encoded()
+    private static func greeting(name: String?, token: String?, subscribe: SubscriptionChange?, room: String?,
+                                 roomToken: String?) -> [UInt8] {
+        var greeting = ClientMessage(.hello(name: name, token: token, protocolVersion: 1, room: room,
+                                            roomToken: roomToken)).encoded()
         // A separate `subscribe` (not hello's object) so that its ack, with the resulting settings, shows.
         if let subscribe { greeting += ClientMessage(id: .string("subscribe"), .subscribe(subscribe)).encoded() }
         return greeting
@@ -54,7 +62,17 @@ final class ServerLink {
 
     /// A token the server accepted later (a `hello` typed in the client): reconnects carry it from now on.
     func setToken(_ token: String) {
-        hello = Self.greeting(name: name, token: token, subscribe: subscribe)
+        self.token = token
+        hello = Self.greeting(name: name, token: token, subscribe: subscribe, room: room, roomToken: roomToken)
+    }
+
+    /// The room the server put this client in (a `join` ack): reconnects go back there, with its token when
+    /// one was given (so the creator stays admin in it).
+    func setRoom(_ room: String, token roomToken: String?) {
+        if room != self.room { self.roomToken = nil }
+        self.room = room
+        if let roomToken { self.roomToken = roomToken }
+        hello = Self.greeting(name: name, token: token, subscribe: subscribe, room: room, roomToken: self.roomToken)
     }
 
     func start() { connect() }

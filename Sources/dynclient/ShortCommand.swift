@@ -48,7 +48,7 @@ enum ShortCommand {
     /// Every command word, in help order (Tab completion offers these).
     static let commandWords = ["scene", "collision", "gravity", "spawn", "remove", "set", "tap", "push", "drag",
                                "snap", "velocity", "attach", "anchor", "detach", "field", "unfield", "boundary", "bounds",
-                               "group", "ungroup", "pause", "resume", "step", "subscribe", "hello", "ping", "wait"]
+                               "group", "ungroup", "pause", "resume", "step", "subscribe", "hello", "join", "rooms", "ping", "wait"]
 
     /// One line per command: the form, as help and errors show it.
     static let forms: [String: String] = [
@@ -77,6 +77,8 @@ enum ShortCommand {
         "step": "step [TICKS]",
         "subscribe": "subscribe [contacts=on|off] [notices=on|off] [snapshots=full|compact|none] [hz=N]",
         "hello": "hello [NAME] [token=T]",
+        "join": "join ROOM [SCENE] [room_token=T]",
+        "rooms": "rooms",
         "ping": "ping",
         "wait": "wait MS",
     ]
@@ -222,6 +224,13 @@ enum ShortCommand {
         case "hello":
             try a.expectCount(0...1)
             return .hello(name: a.positional.first, token: try a.option("token", { $0 }, ""), protocolVersion: 1)
+        case "join":
+            try a.expectCount(1...2)
+            return .join(room: a.positional[0], scene: a.positional.count > 1 ? a.positional[1] : nil,
+                         roomToken: try a.option("room_token", { $0 }, ""))
+        case "rooms":
+            try a.expectCount(0...0)
+            return .rooms
         case "ping":
             try a.expectCount(0...0)
             return .ping(t: a.context.pingTime.map(JSONValue.number))
