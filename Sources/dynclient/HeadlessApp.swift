@@ -60,9 +60,16 @@ final class HeadlessApp {
 
     private func serverLine(_ line: UnsafeRawBufferPointer) {
         var bytes = [UInt8](line)
+        // A join's ack (docs/PROTOCOL.md, Rooms): a reconnect returns to that room, with its token.
+        if bytes.starts(with: Self.ackPrefix), case let .ack(_, fields)? = ServerMessage.decode(line),
+           let room = fields.first(where: { $0.0 == "room" })?.1.string {
+            link.setRoom(room, token: fields.first { $0.0 == "room_token" }?.1.string)
+        }
         bytes.append(0x0A)
         if !FDWriter.writeAll(1, bytes) { finish(code: 1) }
     }
+
+    private static let ackPrefix = Array(#"{"type":"ack""#.utf8)
 
     private func linkDown(_ down: ServerLink.Down) {
         if follow, inputEnded, queue.isEmpty {

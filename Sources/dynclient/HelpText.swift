@@ -53,6 +53,7 @@ enum HelpText {
         "wait MS (headless scripts only)",
         "subscribe contacts= notices= snaps..",
         "hello [NAME] [token=T]",
+        "join ROOM [SCENE] / rooms",
         "ping",
     ]
 
