@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import Histogram
+import NetProtocol
+
+/// `dynbench rooms`: the rooms of a release `dynserver` (docs/PROTOCOL.md, Rooms).
+/// `--mode busy`: R rooms, each a hot gas of B bodies that never rests, on `--threads 1` and then on
+/// `--threads N`: total room ticks per second each way, and the ratio. `--mode rest`: R rooms of the default
+/// scene, each with one compact client, once at rest: the server's CPU and RSS, and join → keyframe latency.
+struct RoomsBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rooms",
+        abstract: "Busy rooms on 1 vs N threads (ticks/s), or many rooms at rest (CPU, RSS, join latency); one JSON line.")
+
+    enum Mode: String, ExpressibleByArgument { case busy, rest }
+
+    @Option(help: "busy or rest.") var mode: Mode = .busy
+    @Option(help: "Rooms.") var rooms = 2
+    @Option(help: "busy: moving bodies per room.") var bodies = 6000
+    @Option(help: "busy: the thread counts to compare, comma-separated.") var threads = "1,2"
+    @Option(help: "Measured seconds.") var seconds: Double = 10
+    @Option(help: "rest: seconds to wait for the rooms to come to rest before measuring.") var settle: Double = 8
+    @Option(help: "The dynserver binary (default: next to dynbench).") var serverPath: String?
+
+    func run() throws {
+        switch mode {
+        case .busy: try busy()
+        case .rest: try rest()
+        }
+    }
+
+    private func start(_ extra: [String]) throws -> BenchServer {
+        try BenchServer.start(path: serverPath, clients: rooms + 8,
+                              limits: ["--rate", "1000000", "--burst", "1000000", "--max-rooms", "\(rooms + 2)",
+                                       "--max-bodies", "\(max(bodies, 100) + 10)"] + extra)
+    }
+
+    private func busy() throws {
+        var results: [(Int, Double)] = []
+        for threadCount in threads.split(separator: ",").compactMap({ Int($0) }) {
+            let server = try start(["--threads", "\(threadCount)"])
+            defer { server.stop() }
+            var clients: [BenchSocket] = []
+            for room in 0..<rooms {
+                let client = try BenchSocket(port: server.port)
+                try client.send(#"{"type":"subscribe","snapshots":"none","notices":false}"#)
+                try client.send(#"{"type":"join","room":"busy\#(room)","scene":"empty","id":1}"#)
+                try client.send(Self.hotGas(bodies: bodies))
+                guard client.tick(id: 2, timeout: 120) != nil else { throw ValidationError("room busy\(room) did not answer") }
+                clients.append(client)
+            }
+            usleep(1_000_000)
+            let before = try clients.enumerated().map { i, c in
+                guard let t = c.tick(id: 10 + i) else { throw ValidationError("no tick") }
+                return t
+            }
+            let startNs = EventLoop.hrtimeNs
+            let cpuBefore = processCPUSeconds(server.pid) ?? 0
+            usleep(UInt32(seconds * 1e6))
+            let after = try clients.enumerated().map { i, c in
+                guard let t = c.tick(id: 100 + i) else { throw ValidationError("no tick") }
+                return t
+            }
+            let elapsed = Double(EventLoop.hrtimeNs - startNs) / 1e9
+            let cpu = ((processCPUSeconds(server.pid) ?? 0) - cpuBefore) / elapsed
+            let ticks = zip(before, after).map { Double($1 - $0) }.reduce(0, +)
+            results.append((threadCount, ticks / elapsed))
+            FileHandle.standardError.write(Data("threads \(threadCount): \(String(format: "%.1f", ticks / elapsed)) room ticks/s, server CPU \(String(format: "%.2f", cpu)) cores\n".utf8))
+        }
+        let base = results.first?.1 ?? 0
+        let entries = results.map { "{\"threads\":\($0.0),\"room_ticks_per_s\":\(Self.round($0.1)),\"speedup\":\(Self.round(base > 0 ? $0.1 / base : 0))}" }
+        print("{\"bench\":\"rooms\",\"mode\":\"busy\",\"rooms\":\(rooms),\"bodies_per_room\":\(bodies),\"runs\":[\(entries.joined(separator: ","))]}")
+    }
+
+    /// One line of spawns: a gas of small elastic bodies with no gravity, which never comes to rest.
+    static func hotGas(bodies: Int) -> String {
+        var rng = SystemRandomNumberGenerator()
+        var lines = #"{"type":"gravity","magnitude":0}"# + "\n"
+        let columns = max(1, Int((Double(bodies) * 4 / 3).squareRoot().rounded(.up)))
+        let rowCount = max(1, (bodies + columns - 1) / columns)
+        let cellW = 780 / Double(columns), cellH = 580 / Double(rowCount)
+        let size = max(2, min(cellW, cellH) * 0.5)
+        for i in 0..<bodies {
+            let x = 10 + Double(i % columns) * cellW + cellW / 2, y = 10 + Double(i / columns) * cellH + cellH / 2
+            lines += #"{"type":"spawn","shape":"rect","width":\#(size),"height":\#(size),"x":\#(x),"y":\#(y),"#
+                + #""vx":\#(Double.random(in: -200...200, using: &rng)),"vy":\#(Double.random(in: -200...200, using: &rng)),"elasticity":1}"#
+                + "\n"
+        }
+        return String(lines.dropLast())
+    }
+
+    private func rest() throws {
+        let server = try start([])
+        defer { server.stop() }
+        var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var clients: [BenchSocket] = []
+        for room in 0..<rooms {
+            let client = try BenchSocket(port: server.port)
+            try client.send(#"{"type":"subscribe","snapshots":"compact","notices":false}"#)
+            guard client.waitFor(timeout: 10, { if case .ack = $0 { true } else { false } }) != nil else {
+                throw ValidationError("no subscribe ack")
+            }
+            let sent = EventLoop.hrtimeNs
+            try client.send(#"{"type":"join","room":"r\#(room)","scene":"default","id":1}"#)
+            var sawScene = false
+            guard client.waitFor(timeout: 10, { message in
+                if case .scene = message { sawScene = true }
+                if case .frame(let frame) = message, sawScene { return frame.isKeyframe }
+                return false
+            }) != nil else { throw ValidationError("no keyframe after joining r\(room)") }
+            latency.record((EventLoop.hrtimeNs - sent) / 1000)
+            clients.append(client)
+        }
+        usleep(UInt32(settle * 1e6))
+        for client in clients { client.drain() }
+        let cpuBefore = processCPUSeconds(server.pid) ?? 0
+        let startNs = EventLoop.hrtimeNs
+        usleep(UInt32(seconds * 1e6))
+        let elapsed = Double(EventLoop.hrtimeNs - startNs) / 1e9
+        let cpu = ((processCPUSeconds(server.pid) ?? 0) - cpuBefore) / elapsed
+        let rss = processRSSBytes(server.pid) ?? 0
+        var atRest = 0
+        if let probe = try? BenchSocket(port: server.port) {
+            try probe.send(#"{"type":"rooms","id":7}"#)
+            if case .ack(_, let fields)? = probe.waitFor(timeout: 10, { if case .ack(let id, _) = $0 { id == .number("7") } else { false } }),
+               case .array(let list)? = fields.first(where: { $0.0 == "rooms" })?.1 {
+                atRest = list.filter { if case .object(let m) = $0 { m.contains { $0.0 == "paused" && $0.1 == .bool(true) } } else { false } }.count
+            }
+        }
+        print("{\"bench\":\"rooms\",\"mode\":\"rest\",\"rooms\":\(rooms),\"rooms_at_rest\":\(atRest),\"server_cpu_cores\":\(Self.round(cpu)),"
+              + "\"rss_mib\":\(Self.round(rss / 1_048_576)),\"join_keyframe_ms\":{\"p50\":\(Self.ms(latency, 50)),\"p99\":\(Self.ms(latency, 99)),\"max\":\(Self.round(Double(latency.max) / 1000))}}")
+    }
+
+    private static func ms(_ histogram: Histogram<UInt64>, _ percentile: Double) -> Double {
+        round(Double(histogram.valueAtPercentile(percentile)) / 1000)
+    }
+
+    private static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}
