@@ -34,8 +34,10 @@ extension Server {
         // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
         guard !world.held else { return }
         let stepStartNs = EventLoop.hrtimeNs
+        // edge: a tick at rest runs no step, so it is not a step time (docs/PROTOCOL.md, /metrics).
+        let moving = world.animator.isRunning
         world.animator.step()
-        metrics.stepped(seconds: Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9)
+        if moving { metrics.stepped(seconds: Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9) }
         tick += 1
         collectContacts()
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)

@@ -54,6 +54,8 @@ final class Server {
             throw ServerStartError("--state \(path): \(problem)")
         }
         loadInitialWorld(scene)
+        // edge: dyn_ticks_total counts this process's ticks, also after a --state restore (docs/PROTOCOL.md, /metrics).
+        metrics.ticksAtStart = tick
         if config.held { world.held = true }
     }
 
