@@ -9,7 +9,8 @@ import CWslay
 /// a frame wslay's frame layer rejects (a control frame over 125 bytes or fragmented, a length not in its
 /// shortest form or with its top bit set) and for a Close payload of one byte, which wslay itself would
 /// answer with an empty Close; `1007` for text that is not UTF-8. Pings are answered with pongs and a
-/// Close frame with a Close frame. Fragmented data messages are reassembled here, up to `maxMessageBytes`:
+/// Close frame with a Close frame, each in the order the frames arrived (a Ping's Pong goes before the Close
+/// of a Close frame that follows it in the same read). Fragmented data messages are reassembled here, up to `maxMessageBytes`:
 /// a longer message is discarded whole (reported as `.tooLong`) and the connection stays usable. Nothing is
 /// produced after a Close frame was sent.
 public final class WebSocketEndpoint {
@@ -151,6 +152,10 @@ public final class WebSocketEndpoint {
 
     private func controlMessage(_ arg: wslay_event_on_msg_recv_arg) {
         switch arg.opcode {
+        case UInt8(WSLAY_PING.rawValue):
+            // wslay has just queued the Pong; send it now, because wslay's control queue would let a Close
+            // queued later in the same read go first, and nothing is sent after a Close (the Pong was lost).
+            _ = wslay_event_send(context)
         case UInt8(WSLAY_PONG.rawValue):
             received.append(.pong(Array(UnsafeBufferPointer(start: arg.msg, count: arg.msg_length))))
         case UInt8(WSLAY_CONNECTION_CLOSE.rawValue):
