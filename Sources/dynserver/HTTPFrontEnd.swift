@@ -3,32 +3,50 @@ import NetProtocol
 /// The HTTP/1.1 listener (`--http-port`) on the server's loop: `GET /` the browser client, `GET /ws` the
 /// WebSocket upgrade, `GET /metrics`, `GET /healthz`; anything else 404.
 ///
-/// Guarantees: every request is parsed by http-parser (`HTTPRequestParser`); one request per connection,
-/// answered with `Connection: close` (a WebSocket upgrade hands the connection to the session logic); a
-/// malformed request gets 400, an oversized head 431, an oversized body 413, and is closed; a request not
-/// complete within `requestTimeoutMs` is closed; at most `maxPending` connections wait in HTTP at once.
+/// Guarantees: every request is parsed by http-parser (`HTTPRequestParser`, with RFC 9112's rules on top);
+/// one request per connection, answered with `Connection: close` (a WebSocket upgrade hands the connection
+/// to the session logic); a malformed request gets 400, an oversized head 431, an oversized body 413, an
+/// unknown method 501, an HTTP version other than 1.x 505. Every answer reaches the client whole: reading
+/// stops, the answer is sent, the write side is shut down, and the connection closes only after the peer's
+/// remaining bytes are read (`closeGracefully`), so no reset overtakes it. Connections still sending their
+/// request are held by an `HTTPPendingPool` (a deadline of `requestDeadlineMs`, a share per peer, the
+/// oldest evicted when full, docs/PROTOCOL.md), so slow clients cannot lock the port.
 final class HTTPFrontEnd {
     unowned let server: Server
     private var listener: TCPListener?
-    private var pending: [ObjectIdentifier: PendingRequest] = [:]
+    private var pending: HTTPPendingPool<PendingRequest>
+    /// Answered connections waiting for their peer's FIN (closed at once on shutdown).
+    private var lingering: [ObjectIdentifier: TCPConnection] = [:]
     /// Frames server messages for every WebSocket, once per broadcast buffer.
     private let framer = WebSocketTextFramer()
-    static let requestTimeoutMs: UInt64 = 10_000
+    private var evictionLog = RateLimitedNotice(intervalMs: 10_000)
+    /// A request must be complete this long after its connection was accepted.
+    static let requestDeadlineMs: UInt64 = 5_000
+    /// Connections still sending their request, all peers together.
     static let maxPending = 1024
+    /// Of those, from one IP address.
+    static let maxPendingPerPeer = 128
+    /// How long an answered connection is read (and drained) while waiting for the peer's FIN.
+    static let lingerMs: UInt64 = 2_000
+
+    /// The number of connections still sending their request (`dyn_http_pending`).
+    var pendingCount: Int { pending.count }
 
     /// One connection still speaking HTTP.
     private final class PendingRequest {
         let tcp: TCPConnection
         let parser = HTTPRequestParser()
-        let openedMs: UInt64
+        let peer: String
         init(tcp: TCPConnection) {
             self.tcp = tcp
-            openedMs = tcp.loop.nowMs
+            peer = tcp.peer?.host ?? "?"
         }
     }
 
     init(server: Server) {
         self.server = server
+        pending = HTTPPendingPool(limit: Self.maxPending, perPeerLimit: Self.maxPendingPerPeer,
+                                  deadlineMs: Self.requestDeadlineMs)
     }
 
     /// Binds and listens; returns the address actually bound.
@@ -43,39 +61,55 @@ final class HTTPFrontEnd {
     func close() {
         listener?.close()
         listener = nil
-        for request in pending.values { request.tcp.close() }
-        pending.removeAll()
+        for request in pending.entries {
+            pending.remove(request)
+            request.tcp.close()
+        }
+        for tcp in lingering.values { tcp.close() }
+        lingering.removeAll()
     }
 
     /// Closes connections whose request has not completed in time (a slowloris costs one timer pass).
     func closeStalledRequests() {
-        let now = server.loop.nowMs
-        for (key, request) in pending where now &- request.openedMs > Self.requestTimeoutMs {
-            pending[key] = nil
+        for request in pending.expired(nowMs: server.loop.nowMs) {
+            pending.remove(request)
+            server.metrics.httpRequestTimedOut()
             request.tcp.close()
+        }
+        if let late = evictionLog.flush(nowMs: server.loop.nowMs) {
+            server.log.notice("http: \(late) more oldest incomplete requests evicted to admit new connections")
         }
     }
 
     private func accept(_ tcp: TCPConnection) {
-        guard !server.shuttingDown, pending.count < Self.maxPending else {
+        guard !server.shuttingDown else {
             tcp.close()
             return
         }
         let request = PendingRequest(tcp: tcp)
-        let key = ObjectIdentifier(request)
-        pending[key] = request
+        let evicted = pending.admit(request, peer: request.peer, nowMs: server.loop.nowMs)
+        for victim in evicted { victim.tcp.close() }
+        if !evicted.isEmpty { noteEvictions(evicted, forPeer: request.peer) }
         // The closures hold the request strongly (tcp -> closure -> request -> tcp): the cycle ends when the
         // handle closes and drops its callbacks, so the request lives exactly as long as its connection reads.
         do {
             try tcp.startReading(onData: { [unowned self] bytes in
                 self.received(bytes, for: request)
             }, onEnd: { [unowned self] _ in
-                self.pending[key] = nil
+                self.pending.remove(request)
                 tcp.close()
             })
         } catch {
-            pending[key] = nil
+            pending.remove(request)
             tcp.close()
+        }
+    }
+
+    private func noteEvictions(_ evicted: [PendingRequest], forPeer peer: String) {
+        server.metrics.httpEvicted(evicted.count)
+        let summary = evictionLog.note(evicted.count, nowMs: server.loop.nowMs)
+        if let summary {
+            server.log.notice("http: \(summary) oldest incomplete requests evicted to admit new connections (pending pool \(pending.count)/\(Self.maxPending), \(Self.maxPendingPerPeer) per peer; latest newcomer from \(peer))")
         }
     }
 
@@ -114,8 +148,12 @@ final class HTTPFrontEnd {
         case "/healthz":
             response = HTTPResponse(status: 200, text: "ok\n")
         case "/metrics":
-            response = HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                                    body: Array(server.metricsText().utf8))
+            // Counted before rendering, so a scrape sees its own 200.
+            server.metrics.httpResponded(status: 200)
+            respond(request, HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                                          body: Array(server.metricsText().utf8)),
+                    headOnly: head.method == "HEAD", counted: true)
+            return
         case "/rooms":
             response = HTTPResponse(status: 200, contentType: "application/json", body: server.roomsJSON())
         case _ where path.hasPrefix("/r/") && RoomName.isValid(path.dropFirst(3)):
@@ -139,19 +177,28 @@ final class HTTPFrontEnd {
             return
         }
         let key = WebSocketHandshake.clientKey(head)
-        let accept = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(key: key))\r\n\r\n"
-        pending[ObjectIdentifier(request)] = nil
+        var accept = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(key: key))\r\n"
+        if let subprotocol = WebSocketHandshake.selectedSubprotocol(head) {
+            accept += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
+        }
+        accept += "\r\n"
+        pending.remove(request)
+        server.metrics.httpResponded(status: 101)
         let tcp = request.tcp
         tcp.stopReading()
         tcp.write(Array(accept.utf8))
         server.acceptWebSocket(tcp, leftover: leftover, framer: framer, room: head.queryRoom)
     }
 
-    private func respond(_ request: PendingRequest, _ response: HTTPResponse, headOnly: Bool = false) {
-        let key = ObjectIdentifier(request)
-        request.tcp.write(response.encoded(headOnly: headOnly))
-        // Out of `pending` once the answer is out (or after 5 s): the timeout no longer applies.
-        request.tcp.closeAfterFlush(timeoutMs: 5000) { [weak self] in self?.pending[key] = nil }
+    /// Sends the answer and ends the connection gracefully (the answer is read whole before the FIN).
+    private func respond(_ request: PendingRequest, _ response: HTTPResponse, headOnly: Bool = false, counted: Bool = false) {
+        pending.remove(request)
+        if !counted { server.metrics.httpResponded(status: response.status) }
+        let tcp = request.tcp
+        let key = ObjectIdentifier(tcp)
+        tcp.write(response.encoded(headOnly: headOnly))
+        lingering[key] = tcp
+        tcp.closeGracefully(lingerMs: Self.lingerMs) { [weak self] in self?.lingering[key] = nil }
     }
 }

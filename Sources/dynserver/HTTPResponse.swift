@@ -15,8 +15,12 @@ struct HTTPResponse {
         self.init(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
     }
 
+    /// Every status this server answers with, so `/metrics` can show each from zero.
+    static let statuses = [101, 200, 400, 404, 405, 413, 426, 431, 501, 503, 505]
+
     static func reason(_ status: Int) -> String {
         switch status {
+        case 101: return "Switching Protocols"
         case 200: return "OK"
         case 400: return "Bad Request"
         case 404: return "Not Found"
@@ -24,6 +28,9 @@ struct HTTPResponse {
         case 413: return "Content Too Large"
         case 426: return "Upgrade Required"
         case 431: return "Request Header Fields Too Large"
+        case 501: return "Not Implemented"
+        case 503: return "Service Unavailable"
+        case 505: return "HTTP Version Not Supported"
         default: return "Error"
         }
     }

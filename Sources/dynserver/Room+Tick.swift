@@ -73,8 +73,10 @@ extension Room {
 
     private func runTick(audience: RoomAudience) {
         let stepStartNs = EventLoop.hrtimeNs
+        // A tick whose animator is at rest runs no step, so it is not a step time (docs/PROTOCOL.md, /metrics).
+        let moving = world.animator.isRunning
         world.animator.step()
-        pending.stepSeconds.append(Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9)
+        if moving { pending.stepSeconds.append(Double(EventLoop.hrtimeNs &- stepStartNs) / 1e9) }
         tick += 1
         pending.ticks += 1
         unsaved = true

@@ -27,6 +27,9 @@ extension Server {
         if leftover.count > 0 { receivedWebSocket(leftover, from: session, over: transport) }
     }
 
+    /// One read: its text messages are handled (or wait, in order, while reading is held back), their replies
+    /// are written, and only then the control frames the read produced (pongs, a Close), so a command and a
+    /// Close in one write still get the command's answer before the Close (docs/PROTOCOL.md).
     private func receivedWebSocket(_ bytes: UnsafeRawBufferPointer, from session: ClientSession, over transport: WebSocketTransport) {
         guard !session.closing else { return }
         let limit = config.maxLineBytes
@@ -34,8 +37,14 @@ extension Server {
             guard !session.closing else { return }
             switch message {
             case .text(let text):
-                // An empty message is like an empty line on TCP: ignored.
-                if !text.isEmpty { receivedMessage(text, from: session) }
+                // An empty message is like an empty line on TCP: ignored. While reading is held back (rate
+                // limit, backed-up output), frames are read ahead only for their control frames: messages wait.
+                if text.isEmpty { continue }
+                if transport.readingHeld {
+                    session.throttle.stashMessage(text)
+                } else {
+                    receivedMessage(text, from: session)
+                }
             case .binary:
                 _ = session.bucket.take(nowNs: EventLoop.hrtimeNs)
                 session.reply(.error(ProtocolError(.badJSON, "binary frames are not accepted: send each message as one JSON text frame")))
@@ -47,7 +56,10 @@ extension Server {
         }
         guard !session.closing else { return }
         finishRead(session)
-        if !transport.endpoint.wantsRead, !session.closing {
+        guard !session.closing else { return }
+        transport.flushControl()
+        if !transport.endpoint.wantsRead {
+            // Commands still waiting for the rate limit are discarded: the peer ended the session.
             drop(session, reason: "WebSocket closed (status \(transport.endpoint.statusCodeSent))")
         }
     }

@@ -2,22 +2,33 @@ import NetProtocol
 
 /// The server's counters for `GET /metrics`, updated on the loop thread as things happen.
 ///
-/// Guarantees: counters only grow for the life of the process; label values are the protocol's own words
-/// (transport names, command types, error codes), so the label sets stay small and known.
+/// Guarantees: counters only grow for the life of the process and start at 0 with it; label values are
+/// the protocol's own words (transport names, command types, error codes, HTTP statuses), and every known
+/// one has a series from the start (0 until it happens), so `rate()` and alerts see the first event; an
+/// unknown label value that still occurs gets its series when it first does.
 final class ServerMetrics {
+    /// The `type` of every command of docs/PROTOCOL.md, as `ClientCommand.typeName` spells it.
+    static let commandTypes = ["anchor", "attach", "boundary", "bounds", "collision", "detach", "drag", "field", "gravity",
+                               "group", "hello", "pause", "ping", "push", "remove", "resume", "scene", "set", "snap",
+                               "spawn", "step", "subscribe", "tap", "unfield", "ungroup", "velocity"]
+
     private(set) var connections: [String: UInt64] = ["tcp": 0, "websocket": 0]
-    private(set) var commands: [String: UInt64] = [:]
-    private(set) var errors: [String: UInt64] = [:]
+    private(set) var commands: [String: UInt64] = Dictionary(uniqueKeysWithValues: ServerMetrics.commandTypes.map { ($0, 0) })
+    private(set) var errors: [String: UInt64] = Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { ($0.rawValue, 0) })
     private(set) var snapshotBytes: UInt64 = 0
     /// Upper bounds of the `dyn_step_seconds` buckets (one physics step's wall time).
     static let stepBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25]
     private(set) var stepBucketCounts = [UInt64](repeating: 0, count: ServerMetrics.stepBuckets.count)
     private(set) var stepCount: UInt64 = 0
     private(set) var stepSum = 0.0
-    /// Fixed ticks run by every room (at rest too), for `dyn_ticks_total`.
+    /// Fixed ticks run by every room in this process (at rest too, not while held), for `dyn_ticks_total`;
+    /// a `--state` restore continues the snapshots' tick but not this count.
     private(set) var ticks: UInt64 = 0
     var roomsCreated: UInt64 = 0
     var roomsUnloaded: UInt64 = 0
+    private(set) var httpResponses: [Int: UInt64] = Dictionary(uniqueKeysWithValues: HTTPResponse.statuses.map { ($0, 0) })
+    private(set) var httpEvictions: UInt64 = 0
+    private(set) var httpTimeouts: UInt64 = 0
 
     func ticked(_ n: UInt64) { ticks += n }
 
@@ -25,7 +36,11 @@ final class ServerMetrics {
     func command(_ type: String) { commands[type, default: 0] += 1 }
     func error(_ code: ErrorCode) { errors[code.rawValue, default: 0] += 1 }
     func sentSnapshot(bytes: Int, clients: Int) { snapshotBytes += UInt64(bytes * clients) }
+    func httpResponded(status: Int) { httpResponses[status, default: 0] += 1 }
+    func httpEvicted(_ count: Int) { httpEvictions += UInt64(count) }
+    func httpRequestTimedOut() { httpTimeouts += 1 }
 
+    /// One physics step that ran (the world was moving): a tick at rest is no step and is not recorded.
     func stepped(seconds: Double) {
         stepCount += 1
         stepSum += seconds
@@ -34,7 +49,7 @@ final class ServerMetrics {
 }
 
 extension Server {
-    /// The `/metrics` body: every dyn_* family with its current value.
+    /// The `/metrics` body: every dyn_* family with its current value, then the process_* ones.
     func metricsText() -> String {
         var out = PrometheusText()
         out.family("dyn_clients", "gauge", "Clients connected now (TCP and WebSocket).")
@@ -43,9 +58,9 @@ extension Server {
         for (transport, n) in metrics.connections.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_connections_total", [("transport", transport)], Double(n))
         }
-        out.family("dyn_ticks_total", "counter", "Fixed physics ticks run.")
+        out.family("dyn_ticks_total", "counter", "Fixed ticks this process ran in every room (also at rest, not while held); the snapshots' tick may start higher after a --state restore.")
         out.sample("dyn_ticks_total", [], Double(metrics.ticks))
-        out.family("dyn_step_seconds", "histogram", "Wall time of one physics step.")
+        out.family("dyn_step_seconds", "histogram", "Wall time of one physics step; ticks at rest or held run no step and are not recorded.")
         for (i, bound) in ServerMetrics.stepBuckets.enumerated() {
             out.sample("dyn_step_seconds_bucket", [("le", PrometheusText.format(bound))], Double(metrics.stepBucketCounts[i]))
         }
@@ -62,16 +77,48 @@ extension Server {
         for (code, n) in metrics.errors.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_errors_total", [("code", code)], Double(n))
         }
-        out.family("dyn_bodies", "gauge", "Items in every loaded room now.")
+        out.family("dyn_bodies", "gauge", "Items in every loaded room now (dynamic, static and kinematic).")
         out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.world.animator.itemCount }))
-        out.family("dyn_world_paused", "gauge", "Loaded rooms at rest (not stepping) now (1 or 0 with main alone).")
-        out.sample("dyn_world_paused", [], Double(roomOrder.filter { !$0.world.animator.isRunning }.count))
+        out.family("dyn_world_paused", "gauge", "Loaded rooms in which no physics step runs now (at rest or held); 1 or 0 with main alone.")
+        out.sample("dyn_world_paused", [], Double(roomOrder.filter { $0.isAtRest }.count))
         out.family("dyn_rooms", "gauge", "Rooms loaded now, main included.")
         out.sample("dyn_rooms", [], Double(rooms.count))
         out.family("dyn_rooms_created_total", "counter", "Rooms created by a join.")
         out.sample("dyn_rooms_created_total", [], Double(metrics.roomsCreated))
         out.family("dyn_rooms_unloaded_total", "counter", "Rooms unloaded after --room-idle-s without clients.")
         out.sample("dyn_rooms_unloaded_total", [], Double(metrics.roomsUnloaded))
+        appendHTTPMetrics(to: &out)
+        appendProcessMetrics(to: &out)
         return out.text
+    }
+
+    private func appendHTTPMetrics(to out: inout PrometheusText) {
+        out.family("dyn_http_responses_total", "counter", "HTTP responses sent on the HTTP port, by status (101: WebSocket upgrades).")
+        for (code, n) in metrics.httpResponses.sorted(by: { $0.key < $1.key }) {
+            out.sample("dyn_http_responses_total", [("code", String(code))], Double(n))
+        }
+        out.family("dyn_http_pending", "gauge", "HTTP connections still sending their request now.")
+        out.sample("dyn_http_pending", [], Double(http?.pendingCount ?? 0))
+        out.family("dyn_http_evictions_total", "counter", "Incomplete HTTP requests closed to make room for newer connections.")
+        out.sample("dyn_http_evictions_total", [], Double(metrics.httpEvictions))
+        out.family("dyn_http_timeouts_total", "counter", "HTTP requests closed for not completing within the deadline.")
+        out.sample("dyn_http_timeouts_total", [], Double(metrics.httpTimeouts))
+    }
+
+    private func appendProcessMetrics(to out: inout PrometheusText) {
+        let process = ProcessMetrics.read()
+        let families: [(String, String, String, Double?)] = [
+            ("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", process.cpuSeconds),
+            ("process_open_fds", "gauge", "Number of open file descriptors.", process.openFDs),
+            ("process_max_fds", "gauge", "Maximum number of open file descriptors.", process.maxFDs),
+            ("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", process.virtualBytes),
+            ("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", process.residentBytes),
+            ("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.", process.startTimeSeconds),
+        ]
+        for (name, type, help, value) in families {
+            guard let value else { continue }
+            out.family(name, type, help)
+            out.sample(name, [], value)
+        }
     }
 }

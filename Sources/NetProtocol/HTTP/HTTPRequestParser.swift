@@ -16,16 +16,51 @@ public struct HTTPRequestHead: Sendable {
         return headers.first { $0.name.lowercased() == wanted }?.value
     }
 
-    /// The target without its query string.
-    public var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+    /// How many headers are called `name` (compared case-insensitively).
+    public func headers(named name: String) -> Int { headers(name).count }
+
+    /// Every value of the headers called `name` (compared case-insensitively), in order.
+    public func headers(_ name: String) -> [String] {
+        let wanted = name.lowercased()
+        return headers.filter { $0.name.lowercased() == wanted }.map(\.value)
+    }
+
+    /// The target's path without its query string, for the origin form (`/healthz?x`) and the absolute
+    /// form (`http://host/healthz?x`, which RFC 9112 3.2.2 says a server must accept): split by
+    /// http-parser's URL parser. An absolute target without a path is `/`.
+    public var path: Substring {
+        if target.hasPrefix("/") || target == "*" {
+            return target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        }
+        var url = http_parser_url()
+        http_parser_url_init(&url)
+        let bytes = Array(target.utf8)
+        let rc = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { http_parser_parse_url($0.baseAddress, $0.count, 0, &url) }
+        }
+        guard rc == 0, url.field_set & (1 << UF_SCHEMA.rawValue) != 0 else { return Substring(target) }
+        guard url.field_set & (1 << UF_PATH.rawValue) != 0 else { return "/" }
+        // `field_data[UF_MAX]` (an array of anonymous structs) is not imported into Swift: read it by its C
+        // layout, two uint16_t (field_set, port) and then an (off, len) pair of uint16_t per field.
+        let (offset, length) = withUnsafeBytes(of: url) { raw in
+            let at = 4 + 4 * Int(UF_PATH.rawValue)
+            return (Int(raw.load(fromByteOffset: at, as: UInt16.self)), Int(raw.load(fromByteOffset: at + 2, as: UInt16.self)))
+        }
+        guard offset + length <= bytes.count else { return "/" }
+        return Substring(String(decoding: bytes[offset..<offset + length], as: UTF8.self))
+    }
 }
 
 /// One HTTP/1.x request read with Node's http-parser (libhttp-parser), incrementally, as bytes arrive.
 ///
 /// Guarantees: never reads past the end of the first request (for an upgrade, `consumed` is where the new
 /// protocol's bytes begin); a head (request line and headers) longer than `maxHeadBytes` fails with 431, a
-/// body longer than `maxBodyBytes` with 413, anything http-parser rejects with 400; after the first outcome
-/// other than `.needMore`, further input is ignored.
+/// body longer than `maxBodyBytes` with 413, a method http-parser does not know with 501, anything else it
+/// rejects with 400; after the first outcome other than `.needMore`, further input is ignored.
+///
+/// On top of http-parser's callbacks, where it is more lenient than RFC 9112, it also rejects: whitespace
+/// between a header name and its colon (section 5.1: 400), an HTTP/1.1 request without `Host` or with more
+/// than one (section 3.2: 400), and a major version other than 1 (505).
 public final class HTTPRequestParser {
     public enum Outcome {
         case needMore
@@ -50,6 +85,9 @@ public final class HTTPRequestParser {
     private var messageComplete = false
     private var failure: (status: Int, reason: String)?
     private var finished = false
+    /// The first bytes of the request, to tell an unknown method (501) from garbage (400).
+    private var start: [UInt8] = []
+    private static let startBytes = 256
 
     public init(maxHeadBytes: Int = 8192, maxBodyBytes: Int = 4096) {
         self.maxHeadBytes = maxHeadBytes
@@ -63,7 +101,7 @@ public final class HTTPRequestParser {
         settings.pointee.on_url = { p, at, length in HTTPRequestParser.owner(p).appendHead(.url, at, length) }
         settings.pointee.on_header_field = { p, at, length in
             let me = HTTPRequestParser.owner(p)
-            if me.lastWasValue { me.finishHeader() }
+            if me.lastWasValue, !me.finishHeader() { return 1 }
             me.lastWasValue = false
             return me.appendHead(.field, at, length)
         }
@@ -74,8 +112,13 @@ public final class HTTPRequestParser {
         }
         settings.pointee.on_headers_complete = { p in
             let me = HTTPRequestParser.owner(p)
-            if me.lastWasValue || !me.field.isEmpty { me.finishHeader() }
+            if me.lastWasValue || !me.field.isEmpty, !me.finishHeader() { return -1 }
             me.headersComplete = true
+            // Any result but 0, 1 or 2 makes http-parser stop with an error; `failure` says which.
+            if let failure = me.headRuleBroken(major: Int(p!.pointee.http_major), minor: Int(p!.pointee.http_minor)) {
+                me.failure = failure
+                return -1
+            }
             return 0
         }
         settings.pointee.on_body = { p, _, length in
@@ -108,6 +151,7 @@ public final class HTTPRequestParser {
         if !headersComplete {
             headBytes += bytes.count
         }
+        if start.count < Self.startBytes { start += bytes.prefix(Self.startBytes - start.count) }
         let parsed = http_parser_execute(parser, settings, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
         if let failure { return finish(.failed(status: failure.status, reason: failure.reason)) }
         if messageComplete || (headersComplete && parser.pointee.upgrade == 1) {
@@ -120,13 +164,36 @@ public final class HTTPRequestParser {
         }
         let errno = http_errno(rawValue: parser.pointee.http_errno)
         if errno != HPE_OK {
-            let status = errno == HPE_HEADER_OVERFLOW ? 431 : 400
+            let status = errno == HPE_HEADER_OVERFLOW ? 431 : errno == HPE_INVALID_METHOD && Self.onlyTheMethodIsUnknown(start) ? 501 : 400
             return finish(.failed(status: status, reason: "malformed request (\(String(cString: http_errno_name(errno))))"))
         }
         if !headersComplete, headBytes > maxHeadBytes {
             return finish(.failed(status: 431, reason: "request head longer than \(maxHeadBytes) bytes"))
         }
         return .needMore
+    }
+
+    /// True when `start` is a request line whose method http-parser does not know but which it would
+    /// accept with `GET` in its place: a method token, a space, then a target and version it parses.
+    private static func onlyTheMethodIsUnknown(_ start: [UInt8]) -> Bool {
+        guard let space = start.firstIndex(of: UInt8(ascii: " ")), space > 0,
+              start[..<space].allSatisfy(isTokenCharacter) else { return false }
+        let probe = Array("GET".utf8) + start[space...]
+        let parser = UnsafeMutablePointer<http_parser>.allocate(capacity: 1)
+        defer { parser.deallocate() }
+        parser.initialize(to: http_parser())
+        http_parser_init(parser, HTTP_REQUEST)
+        var settings = http_parser_settings()
+        http_parser_settings_init(&settings)
+        _ = probe.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { http_parser_execute(parser, &settings, $0.baseAddress, $0.count) }
+        }
+        return http_errno(rawValue: parser.pointee.http_errno) == HPE_OK
+    }
+
+    /// RFC 9110 5.6.2's `tchar`.
+    private static func isTokenCharacter(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || Array("!#$%&'*+-.^_`|~".utf8).contains(c)
     }
 
     private func finish(_ outcome: Outcome) -> Outcome {
@@ -156,9 +223,24 @@ public final class HTTPRequestParser {
         return 0
     }
 
-    private func finishHeader() {
+    /// Files the header just read; false (with `failure` set) when its name breaks RFC 9112 5.1.
+    private func finishHeader() -> Bool {
+        if field.contains(UInt8(ascii: " ")) || field.contains(UInt8(ascii: "\t")) {
+            failure = (400, "no whitespace is allowed between a header name and its colon (RFC 9112 5.1)")
+            return false
+        }
         head.headers.append((String(decoding: field, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         field.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)
+        return true
+    }
+
+    /// The status and reason for a complete head that RFC 9112 rejects, or nil.
+    private func headRuleBroken(major: Int, minor: Int) -> (status: Int, reason: String)? {
+        guard major == 1 else { return (505, "HTTP/\(major).\(minor) is not supported: this server speaks HTTP/1.1") }
+        let hosts = head.headers(named: "Host")
+        if hosts > 1 { return (400, "more than one Host header (RFC 9112 3.2)") }
+        if minor >= 1, hosts == 0 { return (400, "an HTTP/1.1 request needs a Host header (RFC 9112 3.2)") }
+        return nil
     }
 }

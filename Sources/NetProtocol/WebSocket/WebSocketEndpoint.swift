@@ -5,8 +5,12 @@ import CWslay
 ///
 /// Guarantees: the peer's frames are checked by wslay (a server requires masked client frames, a client
 /// unmasked server frames; reserved bits, opcodes and control-frame sizes; UTF-8 of text frames), and any
-/// violation queues a Close frame with the RFC's status and ends reading; pings are answered with pongs and a
-/// Close frame with a Close frame. Fragmented data messages are reassembled here, up to `maxMessageBytes`:
+/// violation queues a Close frame with the RFC's status and ends reading — always with a status: `1002` for
+/// a frame wslay's frame layer rejects (a control frame over 125 bytes or fragmented, a length not in its
+/// shortest form or with its top bit set) and for a Close payload of one byte, which wslay itself would
+/// answer with an empty Close; `1007` for text that is not UTF-8. Pings are answered with pongs and a
+/// Close frame with a Close frame, each in the order the frames arrived (a Ping's Pong goes before the Close
+/// of a Close frame that follows it in the same read). Fragmented data messages are reassembled here, up to `maxMessageBytes`:
 /// a longer message is discarded whole (reported as `.tooLong`) and the connection stays usable. Nothing is
 /// produced after a Close frame was sent.
 public final class WebSocketEndpoint {
@@ -37,6 +41,8 @@ public final class WebSocketEndpoint {
     private var messageLength = 0
     private var frameFin = false
     private var frameIsControl = false
+    /// The status of a violation wslay closes without one (see `receive`); nil while none happened.
+    private var violationStatus: UInt16?
 
     public init(role: Role, maxMessageBytes: Int) {
         self.role = role
@@ -96,9 +102,13 @@ public final class WebSocketEndpoint {
     public func receive(_ bytes: UnsafeRawBufferPointer) -> [Message] {
         input = bytes
         inputOffset = 0
-        _ = wslay_event_recv(context)
+        let mayViolate = wantsRead && !closeSent
+        // A nonzero result is a frame the frame layer rejected (our reader only ever says "would block"):
+        // wslay has then queued a Close without a status, which the peer must not be left to guess at.
+        if wslay_event_recv(context) != 0, mayViolate, violationStatus == nil { violationStatus = 1002 }
         input = nil
         _ = wslay_event_send(context)
+        if let status = violationStatus { giveStatusToEmptyClose(status) }
         let messages = received
         received.removeAll()
         return messages
@@ -142,9 +152,15 @@ public final class WebSocketEndpoint {
 
     private func controlMessage(_ arg: wslay_event_on_msg_recv_arg) {
         switch arg.opcode {
+        case UInt8(WSLAY_PING.rawValue):
+            // wslay has just queued the Pong; send it now, because wslay's control queue would let a Close
+            // queued later in the same read go first, and nothing is sent after a Close (the Pong was lost).
+            _ = wslay_event_send(context)
         case UInt8(WSLAY_PONG.rawValue):
             received.append(.pong(Array(UnsafeBufferPointer(start: arg.msg, count: arg.msg_length))))
         case UInt8(WSLAY_CONNECTION_CLOSE.rawValue):
+            // A one-byte payload cannot hold a status (RFC 6455 5.5.1): a violation, not a Close without one.
+            if arg.msg_length == 1, violationStatus == nil, !closeSent { violationStatus = 1002 }
             received.append(.close(arg.status_code == 0 ? 1005 : arg.status_code))
         default:
             break
@@ -193,6 +209,21 @@ public final class WebSocketEndpoint {
         return takeOutput()
     }
 
+    /// Replaces the status-less Close frame wslay just produced for a violation (always the last frame
+    /// sent, `88 00` from a server, `88 80` and a mask from a client) with one carrying `status`.
+    private func giveStatusToEmptyClose(_ status: UInt16) {
+        let length = role == .server ? 2 : 6
+        guard output.count >= length, output[output.count - length] == 0x88,
+              output[output.count - length + 1] & 0x7F == 0 else { return }
+        output.removeLast(length)
+        var iocb = wslay_frame_iocb()
+        iocb.fin = 1
+        iocb.opcode = UInt8(WSLAY_CONNECTION_CLOSE.rawValue)
+        let reason = Array("protocol violation".utf8)
+        output += WebSocketFrameWriter.frame(iocb: iocb, masked: role == .client,
+                                             payload: [UInt8(status >> 8), UInt8(status & 0xFF)] + reason)
+    }
+
     /// Bytes produced and not yet taken (answers to what `receive` got).
     public func takeOutput() -> [UInt8] {
         let bytes = output
@@ -205,7 +236,7 @@ public final class WebSocketEndpoint {
     /// True once this end sent its Close frame: nothing more will be written.
     public var closeSent: Bool { wslay_event_get_close_sent(context) != 0 }
     /// The status this end sent in its Close frame (0 before).
-    public var statusCodeSent: UInt16 { closeSent ? wslay_event_get_status_code_sent(context) : 0 }
+    public var statusCodeSent: UInt16 { closeSent ? violationStatus ?? wslay_event_get_status_code_sent(context) : 0 }
 
     private func queue(opcode: UInt8, _ payload: UnsafeRawBufferPointer) {
         var message = wslay_event_msg()

@@ -28,10 +28,44 @@ public enum WebSocketHandshake {
         guard request.header("Upgrade")?.lowercased().contains("websocket") == true else { return "Upgrade must be websocket" }
         guard request.header("Connection")?.lowercased().contains("upgrade") == true else { return "Connection must include upgrade" }
         guard request.header("Sec-WebSocket-Version")?.trimmingSpaces == "13" else { return "Sec-WebSocket-Version must be 13" }
-        guard let key = request.header("Sec-WebSocket-Key")?.trimmingSpaces, key.utf8.count == 24, key.hasSuffix("==") else {
-            return "Sec-WebSocket-Key must be 16 bytes in base64"
+        guard request.headers(named: "Sec-WebSocket-Key") == 1,
+              let key = request.header("Sec-WebSocket-Key")?.trimmingSpaces, decodedLength(ofBase64: key) == 16 else {
+            return "Sec-WebSocket-Key must be one base64 value of 16 bytes (RFC 6455 4.1)"
         }
         return nil
+    }
+
+    /// The subprotocol this server speaks (docs/PROTOCOL.md): selected when the client offers it.
+    public static let subprotocol = "dyn.v1"
+
+    /// `subprotocol` when the client's `Sec-WebSocket-Protocol` headers offer it, else nil (then the
+    /// answer names no subprotocol, as RFC 6455 4.2.2 asks when none of the offered ones is spoken).
+    public static func selectedSubprotocol(_ request: HTTPRequestHead) -> String? {
+        let offered = request.headers("Sec-WebSocket-Protocol").flatMap { $0.split(separator: ",") }
+        return offered.contains { String($0).trimmingSpaces == subprotocol } ? subprotocol : nil
+    }
+
+    /// The number of bytes `text` decodes to as strict base64 (alphabet and `=` padding only, a multiple
+    /// of four characters), decoded by nettle; nil when it is not such base64.
+    static func decodedLength(ofBase64 text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        let alphabet = { (c: UInt8) in
+            (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 43 || c == 47
+        }
+        let body = bytes.prefix { $0 != UInt8(ascii: "=") }
+        guard bytes.count % 4 == 0, bytes.count - body.count <= 2, body.allSatisfy(alphabet),
+              bytes[body.count...].allSatisfy({ $0 == UInt8(ascii: "=") }) else { return nil }
+        var context = base64_decode_ctx()
+        nettle_base64_decode_init(&context)
+        var out = [UInt8](repeating: 0, count: bytes.count / 4 * 3 + 3)
+        var length = out.count
+        let ok = bytes.withUnsafeBufferPointer { src in
+            src.withMemoryRebound(to: CChar.self) { chars in
+                out.withUnsafeMutableBufferPointer { nettle_base64_decode_update(&context, &length, $0.baseAddress, chars.count, chars.baseAddress) }
+            }
+        }
+        guard ok == 1, nettle_base64_decode_final(&context) == 1 else { return nil }
+        return length
     }
 
     /// The client's `Sec-WebSocket-Key`, without surrounding spaces.
