@@ -23,7 +23,7 @@ extension Server {
                 return
             }
             tick = try world.restoreState(bytes)
-            log.notice("restored state from \(path): scene \(world.sceneName), \(world.animator.itemCount) items, tick \(tick), time \(world.time) s\(world.held ? ", held" : "")")
+            log.notice("restored state from \(path): scene \(world.sceneName), \(world.animator.itemCount) items, tick \(tick), time \((world.time * 1000).rounded() / 1000) s\(world.held ? ", held" : "")")
         } catch {
             let kept = file.quarantine()
             log.error("state file \(path) is unusable: \(error); kept as \(kept ?? "(could not move it)"); starting with scene \(config.scene)")
