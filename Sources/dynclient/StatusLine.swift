@@ -108,9 +108,11 @@ enum StatusLine {
     static func describe(_ gravity: GravityInfo) -> String {
         guard gravity.magnitude != 0, gravity.dx != 0 || gravity.dy != 0 else { return "gravity off" }
         let size = compact(gravity.magnitude)
+        // Turned by an angle, a component that should be 0 is a rounding error away from it (sin(pi)).
+        let tiny = 1e-9 * max(abs(gravity.dx), abs(gravity.dy))
         switch (gravity.dx, gravity.dy) {
-        case (0, let dy): return "gravity \(size) \(dy > 0 ? "down" : "up")"
-        case (let dx, 0): return "gravity \(size) \(dx > 0 ? "right" : "left")"
+        case let (dx, dy) where abs(dx) <= tiny: return "gravity \(size) \(dy > 0 ? "down" : "up")"
+        case let (dx, dy) where abs(dy) <= tiny: return "gravity \(size) \(dx > 0 ? "right" : "left")"
         default:
             let degrees = Angle.direction(dx: gravity.dx, dy: gravity.dy) * 180 / Double.pi
             return "gravity \(size) at \(format(degrees, decimals: 0))deg"
