@@ -9,6 +9,7 @@ enum PageStyle {
 html, body { margin: 0; height: 100%; background: #14161a; color: #d8dde6; font: 13px/1.4 system-ui, sans-serif; }
 body { display: flex; flex-direction: column; height: 100vh; height: 100dvh; overflow: hidden; }
 button, select, input { font: inherit; color: #d8dde6; background: #2a2e36; border: 1px solid #3a3f49; border-radius: 4px; padding: 2px 8px; min-height: 26px; }
+input[type=checkbox] { min-height: 0; width: 18px; height: 18px; padding: 0; accent-color: #6fcf7f; justify-self: start; }
 button:disabled { opacity: 0.45; }
 button:hover:not(:disabled) { background: #343944; }
 b { color: #8fa3bf; font-weight: 500; margin-right: 4px; }
@@ -46,6 +47,7 @@ b { color: #8fa3bf; font-weight: 500; margin-right: 4px; }
 #props .empty { grid-column: 1 / -1; color: #6b7383; }
 #messages { min-height: 24px; padding: 3px 10px; display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center;
             background: #1e2127; border-top: 1px solid #2c3038; }
+#messages span:empty { display: none; }
 #error { color: #ffb0a6; font-weight: 600; }
 #error:not(:empty)::before { content: "⚠ "; }
 #result { color: #9fdcaa; }
