@@ -43,6 +43,7 @@ function connect() {
     backoff = 500;
     setConnection("open");
     dyn.everConnected = true;
+    dyn.byeReason = null;
     clearInterval(bannerTimer);
     clearError();
     pending.clear();
@@ -64,13 +65,15 @@ function connect() {
   ws.onclose = () => {
     clearInterval(pingTimer);
     setConnection("closed");
+    el("motion").textContent = "offline"; el("ping").textContent = "-";
     retryAt = performance.now() + backoff;
     setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 5000);
     clearInterval(bannerTimer);
     const tell = () => {
       const s = Math.max(0, (retryAt - performance.now()) / 1000);
-      el("bannerText").textContent = "the server is not answering: reconnecting" + (s > 0.05 ? " in " + s.toFixed(1) + " s" : "…");
+      const why = dyn.byeReason ? "the server said goodbye (" + dyn.byeReason + ")" : "the server is not answering";
+      el("bannerText").textContent = why + ": reconnecting" + (s > 0.05 ? " in " + s.toFixed(1) + " s" : "…");
     };
     tell(); bannerTimer = setInterval(tell, 200);
   };
@@ -102,7 +105,7 @@ function receive(m) {
   case "contact":
     if (m.phase === "began" && m.point) { dyn.flashes.push({ x: m.point.x, y: m.point.y, at: performance.now() }); while (dyn.flashes.length > 64) dyn.flashes.shift(); }
     break;
-  case "bye": el("bannerText").textContent = "the server said goodbye (" + m.reason + ")"; break;
+  case "bye": dyn.byeReason = m.reason; break;
   case "redirect":
     if (typeof m.http === "string") location.href = m.http;
     break;
