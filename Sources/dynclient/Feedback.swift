@@ -4,7 +4,8 @@ import NetProtocol
 /// where a tap landed, the item a tap pushed, notices of what other people did, contact flashes. Pure: the
 /// caller passes the time.
 ///
-/// Guarantees: an error stays until the next command is sent (`commandSent()`), a success for `okMs`;
+/// Guarantees: an error stays until the next command is sent (`commandSent()`) or a new connection is in
+/// (`connectionRestored()`), a success for `okMs`;
 /// a ring and a highlight last `ringMs`, a notice `noticeMs` (at most `maxNotices`, newest last), a contact
 /// flash `flashMs` (at most `maxFlashes`); `expire(atMs:)` drops what is over and nothing else.
 struct Feedback: Sendable {
@@ -30,6 +31,12 @@ struct Feedback: Sendable {
 
     mutating func commandSent() {
         if result?.isError == true || result?.untilMs == nil { result = nil }
+    }
+
+    /// A new connection is in: what the last one ended with (`server said bye`, a refused command) no longer
+    /// holds, so the message bar goes back to the hints.
+    mutating func connectionRestored() {
+        result = nil
     }
 
     mutating func succeeded(_ text: String, atMs now: UInt64) {

@@ -71,12 +71,24 @@ enum HelpText {
     /// At most 79 columns, so that it shows whole on an 80-column terminal.
     static let hint = "?help :cmd 1-9 scene c collide n spawn x del e edit f field p hold .step q quit"
 
-    /// The lines of help page `page` (1 or 2), laid out in two columns when `columns` allows.
-    static func page(_ page: Int, columns: Int) -> [String] {
+    /// Where a browser shows the same world: the server's HTTP port is its TCP port + 1 unless it was
+    /// started with `--http-port` (README.md), and a room other than `main` has its own path.
+    static func pageURL(host: String, port: Int, room: String? = nil) -> String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let path = room.map { $0 == "main" ? "/" : "/r/\($0)" } ?? "/"
+        return "http://\(shownHost):\(port + 1)\(path)"
+    }
+
+    /// The lines of help page `page` (1 or 2), laid out in two columns when `columns` allows: the title, the
+    /// page's URL (when known, so that it shows on a short terminal too), the keys or commands, and on page 1
+    /// the scene's caption (word-wrapped).
+    static func page(_ page: Int, columns: Int, caption: String? = nil, pageURL: String? = nil) -> [String] {
         let title = page == 1 ? "dynclient - keys and mouse (? again: commands)" : "dynclient - : commands"
         let body = page == 1 ? keys : commands
-        var lines = [title, ""] + twoColumns(body, width: columns)
+        var lines = [title] + (pageURL.map { ["in a browser: \($0) (the server's default HTTP port)"] } ?? []) + [""]
+        lines += twoColumns(body, width: columns)
         lines += page == 1 ? [""] + sceneLines : [""] + commandsFooter
+        if page == 1, let caption { lines += [""] + InfoRows.wrap(caption, width: min(76, max(20, columns - 4))) }
         return lines
     }
 

@@ -141,6 +141,7 @@ final class InteractiveApp {
             status.room = welcome.room
             link.markHealthy()
             status.connection = .connected
+            feedback.connectionRestored()
             previousFrame = nil
             feed.reset()
         case let .scene(scene):
@@ -148,6 +149,8 @@ final class InteractiveApp {
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
             status.scene = scene.name
+            status.gravity = scene.gravity
+            status.collision = scene.collisionMode
         case .snapshot, .frame:
             guard let snapshot = feed.snapshot(from: message) else {
                 if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(CompactFeed.keyframeRequest).encoded()) }
@@ -156,7 +159,10 @@ final class InteractiveApp {
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
             snapshotsThisSecond += 1
             status.tick = snapshot.tick
-            status.motion = snapshot.held ? .held : snapshot.paused ? .paused : .running
+            let motion: WorldMotion = snapshot.held ? .held : snapshot.paused ? .atRest : .running
+            // At rest, the tick shown is the one it came to rest at: keep-alive snapshots count on.
+            if motion != .atRest { status.restTick = nil } else if status.motion != .atRest { status.restTick = snapshot.tick }
+            status.motion = motion
             status.clients = snapshot.clients
         case let .error(error):
             answered(error: error)
@@ -214,6 +220,10 @@ final class InteractiveApp {
             feedback.succeeded("spawned \(shape.wireName) #\(body.map(String.init) ?? "?")", atMs: loop.nowMs)
         case let .scene(name): feedback.succeeded("loaded \(name)", atMs: loop.nowMs)
         case let .collision(mode): feedback.succeeded("collision mode \(mode.rawValue)", atMs: loop.nowMs)
+        case .gravity:
+            // The scene with the new gravity came before this ack.
+            let now = world.scene.map { StatusLine.describe($0.gravity) } ?? "gravity changed"
+            feedback.succeeded("\(now): ok", atMs: loop.nowMs)
         case let .remove(removed): feedback.succeeded("removed #\(removed)", atMs: loop.nowMs)
         case let .set(changed, _): feedback.succeeded("set #\(changed)", atMs: loop.nowMs)
         case let .field(kind, _):
@@ -322,7 +332,8 @@ final class InteractiveApp {
         }
         status.selection = interaction.selected.flatMap { world.bodiesByID[$0] }.map(StatusLine.describe)
         status.bufferMs = world.buffer.delayMs
-        let options = RenderOptions(monochrome: colorMode == .none, banner: banner, feedback: feedback, nowMs: now)
+        let options = RenderOptions(monochrome: colorMode == .none, banner: banner, feedback: feedback, nowMs: now,
+                                    pageURL: HelpText.pageURL(host: link.address.host, port: link.address.port, room: status.room))
         let frame = SceneRenderer.render(world: world, poses: world.poses(), interaction: interaction, status: status,
                                          options: options, columns: size.columns, rows: size.rows)
         let bytes = ScreenDiff.render(previous: previousFrame, next: frame, colorMode: colorMode)

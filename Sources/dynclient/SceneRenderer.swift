@@ -9,18 +9,21 @@ struct RenderOptions: Sendable {
     var feedback = Feedback()
     /// Loop time, for the blinking text cursor of the `:` line.
     var nowMs: UInt64 = 0
+    /// The browser page of the same world, for the help overlay.
+    var pageURL: String?
 }
 
 /// Draws one full frame: the world in braille, drags with their names, the keyboard cursor, the message
 /// bar (the `:` line, the last command's answer, or the key hints) and the status line at the bottom, and,
 /// on request, the help overlay. Pure: same inputs, same frame.
 ///
-/// Guarantees: the world area is every row but the last two, laid out by `Viewport` (aspect-correct,
+/// Guarantees: the world area is `ScreenLayout.worldRows`, laid out by `Viewport` (aspect-correct,
 /// centred); items are filled in their scene colour, the selected one outlined in white; without colour,
 /// items are outlines (anchored ones filled) and the selection is filled and in reverse video, so it shows
 /// without colour; this client's own drag is drawn from the local pointer (no round trip), other clients'
 /// drags from the snapshot, labelled with their names; a tap's ring and the item it pushed are marked while
-/// `feedback` has them; notices sit just above the message bar; with a banner the world is dimmed and the
+/// `feedback` has them; the scene's caption and other people's notices have their own rows between the world
+/// and the message bar (`ScreenLayout`), never over the world; with a banner the world is dimmed and the
 /// banner centred on it; a terminal smaller than 20 x 6 shows only a note that it is too small.
 enum SceneRenderer {
     static let minimumColumns = 20
@@ -42,7 +45,7 @@ enum SceneRenderer {
     static func viewport(world: WorldModel, columns: Int, rows: Int) -> Viewport? {
         guard columns >= minimumColumns, rows >= minimumRows else { return nil }
         return Viewport(worldWidth: world.welcome?.worldWidth ?? 800, worldHeight: world.welcome?.worldHeight ?? 600,
-                        columns: columns, rows: rows - 2)
+                        columns: columns, rows: ScreenLayout(rows: rows).worldRows)
     }
 
     static func render(world: WorldModel, poses: [Int: Pose], interaction: Interaction, status: StatusInfo,
@@ -56,14 +59,19 @@ enum SceneRenderer {
             drawWorld(world: world, poses: poses, interaction: interaction, options: options, viewport: viewport, into: &frame)
             if options.banner == nil { drawCursor(interaction.cursorPoint(world: world), viewport: viewport, into: &frame) }
         }
+        let layout = ScreenLayout(rows: rows)
         if let banner = options.banner {
-            dim(rows: 0..<(rows - 2), of: &frame)
-            drawBanner(banner, rows: rows - 2, into: &frame)
+            dim(rows: 0..<layout.worldRows, of: &frame)
+            drawBanner(banner, rows: layout.worldRows, into: &frame)
         }
-        drawOverlays(world: world, interaction: interaction, options: options, into: &frame)
-        MessageBar.draw(interaction: interaction, feedback: options.feedback, nowMs: options.nowMs, row: rows - 2, into: &frame)
-        frame.put(StatusLine.text(status, width: columns), column: 0, row: rows - 1, style: statusStyle)
-        if interaction.showHelp { drawHelp(page: interaction.helpPage, into: &frame) }
+        drawInfoRows(caption: world.scene?.caption, feedback: options.feedback, layout: layout, into: &frame)
+        drawOverlays(world: world, interaction: interaction, above: layout.infoTop, into: &frame)
+        MessageBar.draw(interaction: interaction, feedback: options.feedback, nowMs: options.nowMs, row: layout.messageRow, into: &frame)
+        frame.put(StatusLine.text(status, width: columns), column: 0, row: layout.statusRow, style: statusStyle)
+        if interaction.showHelp {
+            drawHelp(lines: HelpText.page(interaction.helpPage, columns: frame.columns, caption: world.scene?.caption,
+                                          pageURL: options.pageURL), into: &frame)
+        }
         return frame
     }
 
@@ -293,10 +301,19 @@ enum SceneRenderer {
         }
     }
 
-    /// Notices of other people's commands, Tab candidates and the property panel, just above the message bar.
-    private static func drawOverlays(world: WorldModel, interaction: Interaction, options: RenderOptions,
-                                     into frame: inout ScreenFrame) {
-        var lines: [(String, CellStyle)] = options.feedback.notices.map { ("> " + $0.text, CellStyle(bold: true)) }
+    /// The caption and the notices, in their own rows under the world (`ScreenLayout`).
+    private static func drawInfoRows(caption: String?, feedback: Feedback, layout: ScreenLayout, into frame: inout ScreenFrame) {
+        let lines = InfoRows.lines(caption: caption, notices: feedback.notices.map(\.text), rows: layout.infoRows,
+                                   columns: frame.columns)
+        for (index, line) in lines.enumerated() {
+            frame.put(line.text, column: 0, row: layout.infoTop + index, style: CellStyle(bold: line.notice))
+        }
+    }
+
+    /// While the `:` line is open: the property panel and Tab candidates, just above row `bottom` (over the
+    /// world, as a menu is, until the line closes).
+    private static func drawOverlays(world: WorldModel, interaction: Interaction, above bottom: Int, into frame: inout ScreenFrame) {
+        var lines: [(String, CellStyle)] = []
         if interaction.commandLineOpen {
             if let editing = interaction.editing, let body = world.bodiesByID[editing] {
                 lines += PropertyPanel.lines(for: body).map { ($0, CellStyle(reverse: true)) }
@@ -304,7 +321,7 @@ enum SceneRenderer {
             let candidates = interaction.commandLine.candidates
             if !candidates.isEmpty { lines.append((candidates.joined(separator: "  "), CellStyle(reverse: true))) }
         }
-        var row = frame.rows - 3
+        var row = bottom - 1
         for (text, style) in lines.reversed() where row >= 0 {
             let shown = String(text.prefix(frame.columns))
             frame.fill(row: row, from: 0, to: shown.count + 1, style: style)
@@ -313,8 +330,7 @@ enum SceneRenderer {
         }
     }
 
-    private static func drawHelp(page: Int, into frame: inout ScreenFrame) {
-        let lines = HelpText.page(page, columns: frame.columns)
+    private static func drawHelp(lines: [String], into frame: inout ScreenFrame) {
         let width = min(frame.columns, (lines.map(\.count).max() ?? 0) + 4)
         let height = min(frame.rows - 1, lines.count + 2)
         let left = max(0, (frame.columns - width) / 2)

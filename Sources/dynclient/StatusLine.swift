@@ -12,21 +12,26 @@ enum ConnectionStatus: Equatable, Sendable {
     var isConnected: Bool { self == .connected }
 }
 
-/// Whether the world moves: stepping, at rest (the animator paused itself), or held by a `pause` command.
+/// Whether the world moves: stepping, at rest (the animator paused itself: `paused` in snapshots), or held
+/// by a `pause` command. The words people read are `running`, `at rest` and `held`, in the terminal and on
+/// the page alike (`/metrics` says `dyn_world_paused`, "1 while the world is at rest").
 enum WorldMotion: Equatable, Sendable {
-    case running, paused, held
+    case running, atRest, held
 }
 
 /// Everything the status line shows.
 struct StatusInfo: Equatable, Sendable {
     var address: String
     var connection: ConnectionStatus = .connecting
-    var scene: String?
-    /// The room this client is in; shown unless it is `main`, so a client that never left main (every
-    /// revision-2 session) sees the status line it always did.
+    /// The room this client is in (shown when the server names one).
     var room: String?
+    var scene: String?
     var motion: WorldMotion = .running
     var tick: UInt64?
+    /// While at rest: the tick the world came to rest at (the server's tick keeps counting keep-alives).
+    var restTick: UInt64?
+    var gravity: GravityInfo?
+    var collision: CollisionModeName?
     var clients = 0
     var items = 0
     /// The selection, already described (`#3 rect 100x100 e0.5`).
@@ -43,9 +48,11 @@ struct StatusInfo: Equatable, Sendable {
 /// Formats the status line (docs/ARCHITECTURE.md, dynclient).
 ///
 /// Guarantees: the connection state always comes first (`connected`, `connecting`, `reconnecting in 2.3 s`,
-/// `unauthorized: give --token`), then, in this order of importance, the scene name, `read-only: admin token
-/// needed` once the server refused a structural command, running/paused/held,
-/// tick, clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
+/// `unauthorized: give --token`), then, in this order of importance, the room (when known), the scene name,
+/// `read-only: admin token needed` once the server refused a structural command, `running` / `at rest` /
+/// `held`, the tick (`tick 1234`, or `at rest since tick 1200`, which stands still as the words say),
+/// gravity (`gravity 1 down`, `gravity off`, `gravity 0.5 at 45deg`), the collision mode (`collide
+/// everything`), clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
 /// width is short the least important fields go first, so at 80 columns the state and the scene always
 /// show; the result is exactly `width` characters (cut or padded with spaces).
 enum StatusLine {
@@ -57,16 +64,18 @@ enum StatusLine {
         case let .reconnecting(inMs, _, _): fields.append("reconnecting in \(format(Double(inMs) / 1000, decimals: 1)) s")
         case .unauthorized: fields.append("unauthorized: give --token")
         }
-        if let room = info.room, room != "main" { fields.append("room \(room)") }
+        if let room = info.room { fields.append("room \(room)") }
         fields.append("scene \(info.scene ?? "-")")
         if info.readOnly, info.connection.isConnected { fields.append("read-only: admin token needed") }
         if info.connection.isConnected {
+            let tick = info.tick.map(String.init) ?? "-"
             switch info.motion {
-            case .running: fields.append("running")
-            case .paused: fields.append("paused")
-            case .held: fields.append("HELD")
+            case .running: fields += ["running", "tick \(tick)"]
+            case .atRest: fields.append("at rest since tick \(info.restTick.map(String.init) ?? tick)")
+            case .held: fields += ["held", "tick \(tick)"]
             }
-            fields.append("tick \(info.tick.map(String.init) ?? "-")")
+            if let gravity = info.gravity { fields.append(describe(gravity)) }
+            if let mode = info.collision { fields.append("collide \(mode.rawValue)") }
             fields.append("\(info.clients) client\(info.clients == 1 ? "" : "s")")
         } else if case let .reconnecting(_, attempt, reason) = info.connection {
             fields.append(reason)
@@ -92,6 +101,22 @@ enum StatusLine {
             }
         }
         return fit(line, width: width)
+    }
+
+    /// Gravity in words: `gravity off`, `gravity 1 down` (up, left, right), else `gravity 0.5 at 45deg`
+    /// (degrees clockwise from +x, as the world's y points down).
+    static func describe(_ gravity: GravityInfo) -> String {
+        guard gravity.magnitude != 0, gravity.dx != 0 || gravity.dy != 0 else { return "gravity off" }
+        let size = compact(gravity.magnitude)
+        // Turned by an angle, a component that should be 0 is a rounding error away from it (sin(pi)).
+        let tiny = 1e-9 * max(abs(gravity.dx), abs(gravity.dy))
+        switch (gravity.dx, gravity.dy) {
+        case let (dx, dy) where abs(dx) <= tiny: return "gravity \(size) \(dy > 0 ? "down" : "up")"
+        case let (dx, dy) where abs(dy) <= tiny: return "gravity \(size) \(dx > 0 ? "right" : "left")"
+        default:
+            let degrees = Angle.direction(dx: gravity.dx, dy: gravity.dy) * 180 / Double.pi
+            return "gravity \(size) at \(format(degrees, decimals: 0))deg"
+        }
     }
 
     /// Describes an item for the status line: id, shape, size and the properties that differ from UIKit's

@@ -151,7 +151,7 @@ struct DynServerCommand: ParsableCommand {
         }
         let line = Array(lines.utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        log.info("world \(Int(w))x\(Int(h)), scene \(scene), \(Int(tickHz)) Hz ticks, \(Int(snapshotHz)) Hz snapshots")
+        log.info("world \(Int(w))x\(Int(h)), scene \(server.mainRoom.world.sceneName), \(Int(tickHz)) Hz ticks, \(Int(snapshotHz)) Hz snapshots")
         let rc = server.run()
         log.info("stopped")
         if rc != 0 { throw ExitCode(3) }

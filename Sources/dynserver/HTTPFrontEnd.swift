@@ -145,6 +145,8 @@ final class HTTPFrontEnd {
         switch path {
         case "/", "/index.html":
             response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))
+        case "/favicon.ico":
+            response = HTTPResponse(status: 200, contentType: "image/x-icon", body: Favicon.bytes)
         case "/healthz":
             response = HTTPResponse(status: 200, text: "ok\n")
         case "/metrics":

@@ -25,7 +25,7 @@ extension Room {
             }
             tick = try world.restoreState(bytes)
             unsaved = false
-            log.notice("room \(name): restored state from \(path): scene \(world.sceneName), \(world.animator.itemCount) items, tick \(tick), time \(world.time) s\(world.held ? ", held" : "")")
+            log.notice("room \(name): restored state from \(path): scene \(world.sceneName), \(world.animator.itemCount) items, tick \(tick), time \((world.time * 1000).rounded() / 1000) s\(world.held ? ", held" : "")")
         } catch {
             let kept = file.quarantine()
             log.error("room \(name): state file \(path) is unusable: \(error); kept as \(kept ?? "(could not move it)"); starting with scene \(scene)")

@@ -35,6 +35,7 @@ extension SharedWorld {
         scene.fields = fieldInfos
         scene.bounds = boundsInfo
         scene.groups = groupInfos
+        scene.caption = Scenes.caption(sceneName)
         return scene
     }
 

@@ -3,9 +3,9 @@ import Testing
 @testable import dynclient
 
 @Suite struct InteractionTests {
-    // 100 x 32 terminal: the world area is 100 x 30, so cell (50, 15) is world (405, 310), on the box (id 1).
+    // 100 x 34 terminal: the world area is 100 x 30 (ScreenLayout: 2 info rows, the message bar, the status line), so cell (50, 15) is world (405, 310), on the box (id 1).
     let world = Fixtures.world()
-    var viewport: Viewport { SceneRenderer.viewport(world: world, columns: 100, rows: 32)! }
+    var viewport: Viewport { SceneRenderer.viewport(world: world, columns: 100, rows: 34)! }
 
     private func mouse(_ kind: MouseEvent.Kind, _ button: MouseButton, _ column: Int, _ row: Int) -> InputEvent {
         .mouse(MouseEvent(kind: kind, button: button, column: column, row: row))

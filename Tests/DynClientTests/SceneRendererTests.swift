@@ -8,7 +8,7 @@ import Testing
     private func render(_ world: WorldModel, interaction: Interaction = Interaction(),
                         options: RenderOptions = RenderOptions()) -> ScreenFrame {
         SceneRenderer.render(world: world, poses: world.poses(atMs: 1000), interaction: interaction, status: status,
-                             options: options, columns: 100, rows: 32)
+                             options: options, columns: 100, rows: 34)
     }
 
     private func reverseCells(_ frame: ScreenFrame) -> Int {
@@ -34,9 +34,9 @@ import Testing
         let frame = render(Fixtures.world())
         #expect(frame[10, 5].scalar == Unicode.Scalar(0x2847)!)
         #expect(frame[89, 5].scalar == Unicode.Scalar(0x28B8)!)
-        #expect(frame.text(row: 31).hasPrefix(" connected | scene - | running | tick - |"))
-        #expect(frame[0, 31].style.reverse)
-        #expect(frame.text(row: 30).hasPrefix(HelpText.hint))
+        #expect(frame.text(row: 33).hasPrefix(" connected | scene - | running | tick - |"))
+        #expect(frame[0, 33].style.reverse)
+        #expect(frame.text(row: 32).hasPrefix(HelpText.hint))
     }
 
     @Test func dragsAreLinesToTheGrabPointLabelledWithTheName() {
@@ -119,7 +119,7 @@ import Testing
         #expect(frame[10, 5].style.dim)
         // The dimmed box is darker than its colour.
         #expect(frame[52, 17].style.foreground.map { $0.r < 255 } ?? true)
-        #expect(!frame[0, 31].style.dim)
+        #expect(!frame[0, 33].style.dim)
     }
 
     @Test func fieldsShowTheirRegionAndTheirKindsLetter() {
@@ -142,7 +142,7 @@ import Testing
         let stale = DragInfo(client: 7, name: "me", body: 1, x: 405, y: 310, offset: Point(5, 10))
         world.apply(snapshot: Fixtures.snapshot(tick: 2, drags: [stale]), arrivalMs: 1000)
         var interaction = Interaction()
-        let viewport = SceneRenderer.viewport(world: world, columns: 100, rows: 32)
+        let viewport = SceneRenderer.viewport(world: world, columns: 100, rows: 34)
         let poses = world.poses(atMs: 1000)
         _ = interaction.handle(.mouse(MouseEvent(kind: .press, button: .left, column: 50, row: 15)), world: world, viewport: viewport, poses: poses)
         _ = interaction.handle(.mouse(MouseEvent(kind: .motion, button: .left, column: 70, row: 15)), world: world, viewport: viewport, poses: poses)

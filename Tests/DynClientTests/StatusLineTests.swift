@@ -29,7 +29,7 @@ import Testing
         info.motion = .held
         info.selection = "#4 rect 100x100"
         #expect(StatusLine.text(info, width: 80) ==
-            " connected | scene snap | HELD | tick 1234 | 3 clients | sel #4 rect 100x100    ")
+            " connected | scene snap | held | tick 1234 | 3 clients | sel #4 rect 100x100    ")
     }
 
     @Test func theConnectionStateAndSceneSurviveANarrowTerminal() {

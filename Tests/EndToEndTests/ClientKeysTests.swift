@@ -100,7 +100,7 @@ extension EndToEnd {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             session.client.type("p")
             let held = try #require(session.control.nextSnapshot { $0.held })
-            #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("| HELD | tick \(held.tick) |") },
+            #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("| held | tick \(held.tick) |") },
                     "\(session.client.screen.text)")
             session.client.type(".")
             let stepped = session.control.nextSnapshot { $0.tick != held.tick }

@@ -22,7 +22,7 @@ extension EndToEnd {
             let proxy = try ClientDelayProxy(serverPort: server.port, oneWayMs: 50, jitterMs: 10)
             let client = try PseudoTerminalClient(arguments: ["--port", String(proxy.port), "--name", "far"],
                                                   columns: ClientSession.columns, rows: ClientSession.rows)
-            // The box (rows 12...17 of the 100 x 32 terminal) as the leftmost braille dot column, per frame.
+            // The box (rows 12...17 of the 100 x 34 terminal) as the leftmost braille dot column, per frame.
             var positions: [Int] = []
             client.screen.onFrame = { screen in
                 if let x = screen.leftmostDot(rows: 12..<18, columns: 11..<89) { positions.append(x) }

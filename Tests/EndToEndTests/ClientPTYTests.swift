@@ -20,9 +20,9 @@ extension EndToEnd {
             return (server, control, body)
         }
 
-        /// Starts the client on a 100 x 32 terminal (world area 100 x 30) and waits for its first connected frame.
+        /// Starts the client on a 100 x 34 terminal (world area 100 x 30) and waits for its first connected frame.
         private func startClient(port: UInt16) throws -> PseudoTerminalClient {
-            let client = try PseudoTerminalClient(arguments: ["--port", String(port), "--name", "pty"], columns: 100, rows: 32)
+            let client = try PseudoTerminalClient(arguments: ["--port", String(port), "--name", "pty"], columns: 100, rows: 34)
             let connected = client.read { $0.contains(bytes: Array(" connected | scene ".utf8)) }
             #expect(connected, "no connected status line in: \(String(decoding: client.output, as: UTF8.self).suffix(300))")
             #expect(client.output.starts(with: Self.enterModes))

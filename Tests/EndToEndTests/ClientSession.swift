@@ -2,7 +2,7 @@ import Foundation
 import NetProtocol
 import Testing
 
-/// A real `dynserver`, a control connection watching it, and `dynclient` on a pseudo-terminal of 100 x 32
+/// A real `dynserver`, a control connection watching it, and `dynclient` on a pseudo-terminal of 100 x 34
 /// (world area 100 x 30 cells: one cell is 10 pt across and 20 pt down, the world starting at column 10).
 struct ClientSession {
     let server: ServerProcess
@@ -11,7 +11,7 @@ struct ClientSession {
     var scene: SceneInfo?
 
     static let columns = 100
-    static let rows = 32
+    static let rows = 34
 
     /// `serverArguments` start the server; `setup` runs on the control connection before the client starts.
     init(serverArguments: [String] = ["--scene", "empty"], clientArguments: [String] = [], environment: [String: String] = [:],
@@ -39,7 +39,7 @@ struct ClientSession {
         }
     }
 
-    /// The cell a world point falls in, on the 100 x 32 terminal.
+    /// The cell a world point falls in, on the 100 x 34 terminal.
     static func cell(x: Double, y: Double) -> (column: Int, row: Int) { (10 + Int(x / 10), Int(y / 20)) }
 
     /// Spawns a 100 x 100 box at (400, 300) in a world without gravity; returns its id.

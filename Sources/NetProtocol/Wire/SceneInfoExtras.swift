@@ -56,6 +56,7 @@ public struct GroupInfo: Equatable, Sendable {
 
 extension SceneWriter {
     static func writeExtras(_ scene: SceneInfo, into w: inout JSONWriter) {
+        if let caption = scene.caption { w.key("caption"); w.string(caption) }
         w.key("fields")
         w.beginArray()
         for field in scene.fields { write(field, into: &w) }
@@ -104,6 +105,7 @@ extension SceneWriter {
 
 extension ServerMessageDecoder {
     func sceneExtras(_ f: Fields, into scene: inout SceneInfo) throws(MalformedServerMessage) {
+        if f.has("caption") { scene.caption = try f.string("caption") }
         if f.has("fields") { scene.fields = try f.objects("fields").map(fieldInfo) }
         if f.has("bounds") {
             let b = try f.object("bounds")

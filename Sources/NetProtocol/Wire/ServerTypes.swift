@@ -143,6 +143,8 @@ public struct SceneInfo: Equatable, Sendable {
     public var fields: [FieldInfo] = []
     public var bounds = BoundsInfo()
     public var groups: [GroupInfo] = []
+    /// One sentence for people: what the scene shows and what to try (nil: the server sent none).
+    public var caption: String?
 
     public init(name: String, gravity: GravityInfo, collisionMode: CollisionModeName, bodies: [BodyInfo],
                 boundaries: [BoundaryInfo] = [], attachments: [AttachmentInfo] = [], snaps: [SnapInfo] = []) {

@@ -1,0 +1,46 @@
+import NetProtocol
+import Testing
+@testable import dynclient
+
+@Suite struct ScreenLayoutTests {
+    @Test func theWorldKeepsItsRowsWhateverTheInfoRowsShow() {
+        let layout = ScreenLayout(rows: 34)
+        #expect(layout.worldRows == 30 && layout.infoTop == 30 && layout.messageRow == 32 && layout.statusRow == 33)
+        // A terminal too short for info rows gives every row but the bars to the world.
+        #expect(ScreenLayout(rows: 10).worldRows == 8 && ScreenLayout(rows: 10).infoRows == 0)
+    }
+
+    @Test func noticesTakeTheBottomInfoRowsAndTheCaptionTheRest() {
+        let caption = "A square snapped to the centre with damping 0.5: it springs in and settles with angle 0."
+        let alone = InfoRows.lines(caption: caption, notices: [], rows: 2, columns: 40)
+        #expect(alone.map(\.text) == ["A square snapped to the centre with", "damping 0.5: it springs in and settles~"])
+        let withNotice = InfoRows.lines(caption: caption, notices: ["bob loaded snap"], rows: 2, columns: 40)
+        #expect(withNotice.map(\.text) == ["A square snapped to the centre with~", "> bob loaded snap"])
+        #expect(withNotice.map(\.notice) == [false, true])
+        let busy = InfoRows.lines(caption: caption, notices: ["a", "b", "c"], rows: 2, columns: 40)
+        #expect(busy.map(\.text) == ["> b", "> c"])
+    }
+
+    @Test func gravityIsSaidInWords() {
+        #expect(StatusLine.describe(GravityInfo(dx: 0, dy: 1, magnitude: 1)) == "gravity 1 down")
+        #expect(StatusLine.describe(GravityInfo(dx: -0.5, dy: 6e-17, magnitude: 0.5)) == "gravity 0.5 left")
+        #expect(StatusLine.describe(GravityInfo(dx: 0, dy: 1, magnitude: 0)) == "gravity off")
+        #expect(StatusLine.describe(GravityInfo(dx: 1, dy: 1, magnitude: 1.41)) == "gravity 1.41 at 45deg")
+    }
+
+    @Test func atRestShowsTheTickItCameToRestAt() {
+        var info = StatusInfo(address: "127.0.0.1:7700", connection: .connected)
+        info.scene = "empty"
+        info.motion = .atRest
+        info.tick = 1300
+        info.restTick = 1200
+        info.room = "lab"
+        #expect(StatusLine.text(info, width: 120).hasPrefix(" connected | room lab | scene empty | at rest since tick 1200 | 0 clients"))
+    }
+
+    @Test func theHelpNamesThePageOfTheRoom() {
+        #expect(HelpText.pageURL(host: "127.0.0.1", port: 7700) == "http://127.0.0.1:7701/")
+        #expect(HelpText.pageURL(host: "::1", port: 7710, room: "lab") == "http://[::1]:7711/r/lab")
+        #expect(HelpText.page(1, columns: 80, pageURL: "http://127.0.0.1:7701/")[1].hasPrefix("in a browser: http://127.0.0.1:7701/"))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// What the terminal client shows a new user, on a real PTY against a real server: notices and the scene's
+    /// caption in rows of their own (never over the world), gravity and the collision mode in the status line,
+    /// one wording for a world at rest (whose tick stands still as the words say), the page's URL in `?`, and a
+    /// server's goodbye cleared once it is back.
+    @Suite(.serialized, .timeLimit(.minutes(1)))
+    struct ClientFacesTests {
+        /// The world's rows (everything above the info rows) of the 100 x 34 terminal.
+        static let worldRows = 0..<30
+
+        private func worldText(_ screen: ClientScreen) -> [String] { Self.worldRows.map(screen.text(row:)) }
+
+        @Test func aNoticeNeverChangesTheWorldsRows() throws {
+            // Held: nothing moves, so the world's rows can only change if something is drawn over them.
+            let session = try ClientSession(serverArguments: ["--scene", "default", "--held"])
+            #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("| held |") })
+            session.client.drain(forMs: 300)
+            let before = worldText(session.client.screen)
+            #expect(before.joined().unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "the world is drawn")
+            #expect(try session.control.ack(.hello(name: "bob", token: nil, protocolVersion: 1), id: 1) != nil)
+            // A structural command that draws nothing new while held: a notice for everyone else.
+            #expect(try session.control.ack(.collision(mode: .items), id: 2) != nil)
+            let shown = session.client.waitForScreen { screen in
+                (30..<32).contains { screen.text(row: $0).hasPrefix("> bob collision mode items") }
+            }
+            #expect(shown, "the notice is in an info row:\n\(session.client.screen.text)")
+            #expect(worldText(session.client.screen) == before, "the world's rows changed with the notice:\n\(session.client.screen.text)")
+            session.quit()
+        }
+
+        @Test func theStatusLineShowsGravityAndTheCollisionModeAndGravityEchoesIt() throws {
+            let session = try ClientSession(serverArguments: ["--scene", "default"], columns: 160)
+            let status = { (screen: ClientScreen) in screen.text(row: ClientSession.rows - 1) }
+            #expect(session.client.waitForScreen { status($0).contains("| gravity 1 down | collide everything |") },
+                    "\(session.client.screen.text(row: ClientSession.rows - 1))")
+            #expect(try session.control.ack(.collision(mode: .boundaries), id: 1) != nil)
+            #expect(try session.control.ack(.gravity(.magnitude(0)), id: 2) != nil)
+            #expect(session.client.waitForScreen { status($0).contains("| gravity off | collide boundaries |") },
+                    "\(session.client.screen.text(row: ClientSession.rows - 1))")
+            // g turns gravity a quarter turn (from straight down, magnitude restored to 1): the answer says
+            // where it points now, and so does the status line.
+            #expect(try session.control.ack(.gravity(.vector(dx: 0, dy: 1, magnitude: 1)), id: 3) != nil)
+            #expect(session.client.waitForScreen { status($0).contains("| gravity 1 down |") })
+            session.client.type("g")
+            let echoed = session.client.waitForScreen { $0.text(row: ClientSession.rows - 2).contains("gravity 1 left: ok") }
+            #expect(echoed, "\(session.client.screen.text)")
+            #expect(status(session.client.screen).contains("| gravity 1 left |"))
+            let scene = try #require(session.control.nextScene())
+            #expect(scene.gravity.dx < -0.99 && abs(scene.gravity.dy) < 1e-9, "the server's gravity: \(scene.gravity)")
+            session.quit()
+        }
+
+        @Test func aWorldAtRestSaysSoAndItsTickStandsStill() throws {
+            // An empty world is at rest from the start; keep-alive snapshots still count the server's tick.
+            let session = try ClientSession(serverArguments: ["--scene", "empty"])
+            let status = { session.client.screen.text(row: ClientSession.rows - 1) }
+            #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("| at rest since tick ") }, "\(status())")
+            let restTick = try #require(status().components(separatedBy: "at rest since tick ").last?.split(separator: " ").first.flatMap { UInt64($0) })
+            // Two keep-alives later (one a second) the server's tick is well past it; the line still says the same.
+            let later = try #require(session.control.nextSnapshot(timeout: 5) { $0.paused && $0.tick >= restTick + 90 })
+            session.client.drain(forMs: 200)
+            #expect(status().contains("| at rest since tick \(restTick) |"), "tick \(later.tick): \(status())")
+            #expect(!status().contains("paused"))
+            // /metrics says the same words for the same state.
+            let http = try #require(session.server.httpPort)
+            let metrics = try MetricsScrape.fetch(port: http)
+            #expect(metrics.value("dyn_world_paused") == 1)
+            #expect(metrics.text.contains("# HELP dyn_world_paused 1 while the world is at rest"), "\(metrics.text.prefix(300))")
+            // p holds it: the other word.
+            session.client.type("p")
+            #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("| held | tick ") }, "\(status())")
+            session.quit()
+        }
+
+        @Test func helpNamesThePagesURLAndTheScenesCaption() throws {
+            let server = try FixedPortServer.start(["--scene", "snap"])
+            let control = try server.connect()
+            let caption = try #require(control.join().scene?.caption)
+            let client = try PseudoTerminalClient(arguments: ["--port", String(server.port), "--name", "pty"],
+                                                  columns: ClientSession.columns, rows: ClientSession.rows)
+            #expect(client.waitForScreen { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene snap") })
+            // The caption's first words are in the info rows under the world, not in the world.
+            let firstWords = String(caption.prefix(30))
+            #expect(client.waitForScreen { screen in (30..<32).contains { screen.text(row: $0).hasPrefix(firstWords) } },
+                    "caption \(caption) not in:\n\(client.screen.text)")
+            client.type("?")
+            let url = "http://127.0.0.1:\(try #require(server.httpPort))/"
+            #expect(client.waitForScreen { $0.contains("in a browser: \(url)") }, "\(client.screen.text)")
+            // The page the help names is the page the server serves.
+            #expect(try HTTPReply.get(port: try #require(server.httpPort), "/")?.status == 200)
+            client.type("q")
+            #expect(client.waitForExit() == 0)
+        }
+
+        @Test func aServersGoodbyeIsClearedOnceItIsBack() throws {
+            let first = try FixedPortServer.start(["--scene", "default"])
+            let ports = (tcp: first.port, http: first.httpPort)
+            let client = try PseudoTerminalClient(arguments: ["--port", String(first.port), "--name", "pty"],
+                                                  columns: ClientSession.columns, rows: ClientSession.rows)
+            let messageRow = ClientSession.rows - 2
+            #expect(client.waitForScreen { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene default") })
+            first.signal(SIGTERM)
+            #expect(first.waitForExit(timeout: 5) == 0)
+            #expect(client.waitForScreen { $0.text(row: messageRow).contains("server said bye (shutdown)") }, "\(client.screen.text)")
+            let second = try FixedPortServer.restart(on: ports, ["--scene", "snap"])
+            #expect(client.waitForScreen(timeout: 15) { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene snap") },
+                    "\(client.screen.text)")
+            #expect(!client.screen.text(row: messageRow).contains("bye"), "still: \(client.screen.text(row: messageRow))")
+            client.type("q")
+            #expect(client.waitForExit() == 0)
+            withExtendedLifetime(second) {}
+        }
+    }
+}
