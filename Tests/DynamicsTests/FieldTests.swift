@@ -4,10 +4,10 @@ import Testing
 /// Fields (docs/UIKIT.md, Fields): each formula measured on a 100 x 100 item of density 1 (mass 1) in a world
 /// without gravity or collisions. 1 m = 100 pt; a field of 1 m/s² changes a velocity by 100/60 pt/s per step.
 private func fieldWorld(_ field: FieldBehavior, itemAt center: Vec2, velocity: Vec2 = .zero, charge: Double = 0,
-                        gravity: Bool = false) throws -> (DynamicAnimator, ItemID) {
+                        density: Double = 1, gravity: Bool = false) throws -> (DynamicAnimator, ItemID) {
     let a = makeWorld(gravity: gravity, collision: false)
     let id = try a.addItem(width: 100, height: 100, center: center, velocity: velocity,
-                           properties: ItemProperties(allowsRotation: false, charge: charge))
+                           properties: ItemProperties(density: density, allowsRotation: false, charge: charge))
     _ = try a.add(field)
     return (a, id)
 }
@@ -18,11 +18,12 @@ private func fieldWorld(_ field: FieldBehavior, itemAt center: Vec2, velocity: V
 /// million of the field strengths below.
 private let floatTolerance = 1e-4
 
-/// The acceleration (pt/s²) the field gave the item in one step.
-private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec2 = .zero, charge: Double = 0) throws -> Vec2 {
-    let (a, id) = try fieldWorld(field, itemAt: center, velocity: velocity, charge: charge)
+/// The acceleration (pt/s²) the field gave the item (of mass `density`) in one step.
+private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec2 = .zero, charge: Double = 0,
+                          density: Double = 1) throws -> Vec2 {
+    let (a, id) = try fieldWorld(field, itemAt: center, velocity: velocity, charge: charge, density: density)
     a.step()
-    return (a.item(id)!.velocity - velocity) * 60
+    return (try #require(a.item(id)).velocity - velocity) * 60
 }
 
 @Test func radialGravityPullsTowardItsPositionWithFalloff0And2() throws {
@@ -47,6 +48,9 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     field.direction = Vec2(1, 0)
     let a = try acceleration(field, at: Vec2(400, 300))
     #expect(abs(a.x - 300) < floatTolerance && abs(a.y) < 1e-9)
+    // Mass 5 (density 5): the same acceleration.
+    let heavy = try acceleration(field, at: Vec2(400, 300), density: 5)
+    #expect(abs(heavy.x - 300) < floatTolerance && abs(heavy.y) < 1e-9, "mass 5: \(heavy)")
 }
 
 @Test func springPullsInProportionToDistanceAndInverselyToMass() throws {
@@ -54,6 +58,9 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     let oneMeter = try acceleration(field, at: Vec2(300, 300))
     let twoMeters = try acceleration(field, at: Vec2(400, 300))
     #expect(abs(oneMeter.x + 100) < floatTolerance && abs(twoMeters.x + 200) < floatTolerance, "\(oneMeter) \(twoMeters)")
+    // Mass 4 (density 4): a quarter of the acceleration.
+    let heavy = try acceleration(field, at: Vec2(300, 300), density: 4)
+    #expect(abs(heavy.x + 25) < floatTolerance, "mass 4: \(heavy)")
 }
 
 @Test func vortexTurnsCounterClockwiseOnScreen() throws {

@@ -44,8 +44,12 @@ extension EndToEnd {
                 usleep(15_000)
             }
             session.client.type(ClientSession.mouse("release", column: 62, row: 15))
+            // The client measures the hand with its own clock, so how fast the fling is depends on how promptly
+            // this machine delivered the motion reports: 500 pt/s is judged under `make soak` (DYN_TIMING=1);
+            // here, faster than the client's fling threshold, to the right.
+            let fast = Reliability.measuresTiming ? 500 : 30.0
             let flung = session.control.nextSnapshot(timeout: 5) { snapshot in
-                snapshot.drags.isEmpty && (snapshot.bodies.first { $0.id == body }?.vx ?? 0) > 500
+                snapshot.drags.isEmpty && (snapshot.bodies.first { $0.id == body }?.vx ?? 0) > fast
             }
             #expect(flung != nil, "no fast item after the release")
             session.quit()

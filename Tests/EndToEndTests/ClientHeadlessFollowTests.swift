@@ -11,14 +11,16 @@ extension EndToEnd {
         @Test func followKeepsPrintingAfterStdinEndsUntilTheServerCloses() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let serverPID = server.pid
-            // stdin is empty: without --follow the client would be gone after its 100 ms linger. The server
-            // is stopped 1.5 s later; its bye can only be printed by a client that is still following.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { kill(serverPID, SIGTERM) }
+            // stdin is empty: without --follow the client would be gone after its 100 ms linger. The server is
+            // stopped once an observer saw the client counted in two keep-alive snapshots after the first (a
+            // quiet world sends one a second: over a second of world time later); its bye can only be
+            // printed by a client that is still following.
+            try server.whenClientsReach(2, count: 2) { kill(serverPID, SIGTERM) }
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--follow", "--linger", "100"], stdin: "")
             #expect(run.exitCode == 0)
             let messages = decoded(run)
             #expect(messages.contains(.bye(reason: "shutdown")))
-            // A paused world sends a keep-alive snapshot once a second: at least two arrive in 1.5 s.
+            // The two keep-alive snapshots the observer waited for reached this client too.
             let snapshots = messages.filter { if case .snapshot = $0 { true } else { false } }
             #expect(snapshots.count >= 2, "\(run.stdoutLines)")
         }
@@ -48,16 +50,10 @@ extension EndToEnd {
 
         @Test(arguments: ["dynclient", "dynserver", "dynbench"])
         func versionPrintsNameAndVersion(program: String) throws {
-            let process = Process()
-            let output = Pipe()
-            process.executableURL = ServerProcess.productsDirectory.appendingPathComponent(program)
-            process.arguments = ["--version"]
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(String(decoding: data, as: UTF8.self) == "\(program) \(DynVersion.current)\n")
+            let path = ServerProcess.productsDirectory.appendingPathComponent(program).path
+            let run = try ChildProcess.run(path, ["--version"], timeout: 30)
+            #expect(run.status == 0)
+            #expect(run.stdoutText == "\(program) \(DynVersion.current)\n")
         }
     }
 }

@@ -33,21 +33,23 @@ extension EndToEnd {
                 return
             }
             let body = try #require(spawnedBody(decoded))
-            let xs = decoded.compactMap { message -> Double? in
-                guard case let .snapshot(snapshot)? = message else { return nil }
-                return snapshot.bodies.first { $0.id == body }?.x
+            // (world time, x, vx) of the box in every printed snapshot.
+            let track = decoded.compactMap { message -> (time: Double, x: Double, vx: Double)? in
+                guard case let .snapshot(snapshot)? = message, let state = snapshot.body(body) else { return nil }
+                return (snapshot.time, state.x, state.vx)
             }
-            let first = try #require(xs.first)
-            let last = try #require(xs.last)
-            #expect(abs(first - 400) < 0.5)
-            // About one second at 25 pt/s: well over 10 pt to the right, and never to the left.
-            #expect(last - first > 10)
-            #expect(last - first < 40)
-            let velocities = decoded.compactMap { message -> Double? in
-                guard case let .snapshot(snapshot)? = message else { return nil }
-                return snapshot.bodies.first { $0.id == body }?.vx
+            let first = try #require(track.first)
+            let last = try #require(track.last)
+            #expect(abs(first.x - 400) < 0.5)
+            #expect(track.contains { abs($0.vx - 25) < 2.5 }, "the tap gave the box 25 pt/s")
+            // Never to the left, and as far to the right as its velocity carried it over the world time the
+            // snapshots span (measured in ticks of world time, not by the reader's clock).
+            #expect(zip(track, track.dropFirst()).allSatisfy { $1.x >= $0.x - 1e-9 }, "never to the left")
+            let carried = zip(track, track.dropFirst()).reduce(0.0) { sum, pair in
+                sum + (pair.0.vx + pair.1.vx) / 2 * (pair.1.time - pair.0.time)
             }
-            #expect(velocities.contains { abs($0 - 25) < 2.5 })
+            #expect(last.time > first.time && carried > 1, "the box moved in world time: \(carried) pt")
+            #expect(abs((last.x - first.x) - carried) < 1 + 0.05 * carried, "moved \(last.x - first.x) pt, velocity over time says \(carried)")
         }
 
         @Test func everyServerLineIsPrintedAsOneJSONLineAndBadShortLinesAreSkipped() throws {
@@ -73,8 +75,9 @@ extension EndToEnd {
             let server = try ServerProcess(["--scene", "empty"])
             let port = String(server.port)
             let serverPID = server.pid
-            // SIGKILL: the server vanishes without a bye, the harshest way to go.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { kill(serverPID, SIGKILL) }
+            // SIGKILL once the client is counted (an observer and the client: 2): the server vanishes without
+            // a bye, the harshest way to go, after the client got its welcome.
+            try server.whenClientsReach(2) { kill(serverPID, SIGKILL) }
             // stdin stays busy (a long wait), so only the server's going away can end this run.
             let run = try HeadlessRun.run(["--port", port, "--headless", "--no-reconnect"], stdin: "wait 15000\n")
             #expect(run.exitCode == 1)

@@ -31,7 +31,7 @@ struct HeadlessRun {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errorHandle
-        try process.run()
+        try ChildProcess.launch(process)
         input.fileHandleForWriting.write(Data(script.utf8))
         try input.fileHandleForWriting.close()
         let pid = process.processIdentifier
@@ -82,7 +82,7 @@ final class PseudoTerminalClient {
         stty.executableURL = URL(fileURLWithPath: "/bin/stty")
         stty.arguments = ["rows", String(rows), "cols", String(columns)]
         stty.standardInput = terminal
-        try stty.run()
+        try ChildProcess.launch(stty)
         stty.waitUntilExit()
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm-256color"
@@ -95,7 +95,7 @@ final class PseudoTerminalClient {
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
-        try process.run()
+        try ChildProcess.launch(process)
     }
 
     deinit {
@@ -113,7 +113,7 @@ final class PseudoTerminalClient {
         stty.executableURL = URL(fileURLWithPath: "/bin/stty")
         stty.arguments = ["rows", String(rows), "cols", String(columns)]
         stty.standardInput = terminal
-        try stty.run()
+        try ChildProcess.launch(stty)
         stty.waitUntilExit()
         kill(process.processIdentifier, SIGWINCH)
     }

@@ -63,6 +63,7 @@ extension EndToEnd {
             // when something rests, so here every delta lists the bodies that moved, which is all of them.
             let deltas = both.compact.frames.filter { !$0.isKeyframe }
             #expect(!deltas.isEmpty)
+            #expect(deltas.allSatisfy { $0.bodies.count >= 30 }, "delta sizes: \(Set(deltas.map(\.bodies.count)).sorted())")
         }
 
         @Test func afterASceneLoadTheNextFrameIsAKeyframeAndStatesStillAgree() throws {

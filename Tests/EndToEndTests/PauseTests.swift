@@ -18,8 +18,9 @@ extension EndToEnd {
             #expect(firstPaused.tick > moving.tick)
             #expect(abs((firstPaused.body(body)?.y ?? 0) - 575) < 1, "rests on the floor")
 
-            let keepAlives = client.snapshots(for: 2.6)
-            #expect(keepAlives.count >= 2, "\(keepAlives.count) keep-alives in 2.6 s")
+            // The next two snapshots, each waited for with a deadline: keep-alives, still paused.
+            let keepAlives = (0..<2).compactMap { _ in client.nextSnapshot(timeout: 5) }
+            #expect(keepAlives.count == 2, "\(keepAlives.count) keep-alives")
             #expect(keepAlives.allSatisfy { $0.paused })
             let ticks = [firstPaused.tick] + keepAlives.map(\.tick)
             for (a, b) in zip(ticks, ticks.dropFirst()) {
@@ -55,8 +56,10 @@ extension EndToEnd {
             _ = try #require(client.join().snapshot)
             for id in 1...3 { _ = try client.request(#"{"type":"ping","id":\#(id)}"#, id: .int(id)) }
             _ = try client.request(#"{"type":"hello","id":4,"name":"idle"}"#, id: .int(4))
-            let quiet = client.snapshots(for: 1.2)
-            #expect(quiet.allSatisfy { $0.paused }, "ping and hello leave the world paused")
+            // The next snapshot after them is a keep-alive of a world still paused (a resumed world would send a
+            // running one at once).
+            let quiet = try #require(client.nextSnapshot(timeout: 5), "a keep-alive comes once a second")
+            #expect(quiet.paused, "ping and hello leave the world paused")
 
             let spawn = #"{"type":"spawn","id":5,"shape":"rect","width":20,"height":20,"x":400,"y":100}"#
             let body = Int(try #require(try client.ack(spawn, id: 5)?.number("body")))

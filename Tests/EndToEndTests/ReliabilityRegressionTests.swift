@@ -38,7 +38,11 @@ extension EndToEnd {
             var ticks: [UInt64] = []
             for _ in 0..<6 { ticks.append(try #require(try pinger.currentTick(timeout: 30))) }
             let steps = zip(ticks, ticks.dropFirst()).map { $1 - $0 }
-            #expect(steps.allSatisfy { $0 <= 2 }, "ticks between back-to-back pongs: \(steps)")
+            // The old loop answered only after catching up (hundreds of ticks); a reader between every step answers
+            // within a tick or two, but how many steps a loaded machine runs while this client is descheduled is
+            // the machine's business: 2 is judged under `make soak` (DYN_TIMING=1), 30 (half a second of ticks) here.
+            let bound: UInt64 = Reliability.measuresTiming ? 2 : 30
+            #expect(steps.count == 5 && steps.allSatisfy { $0 <= bound }, "ticks between back-to-back pongs: \(steps)")
         }
 
         @Test func sigtermEndsTheServerEvenWhenItsParentBlockedTheSignal() throws {

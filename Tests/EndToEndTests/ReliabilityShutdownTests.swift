@@ -57,11 +57,12 @@ extension EndToEnd {
             usleep(1_000_000)   // a second of flooding from everyone
             let sent = Date()
             server.signal(SIGTERM)
-            let status = server.waitForExit(timeout: Reliability.isSanitized ? 20 : 5)
+            let status = server.waitForExit(timeout: Reliability.measuresTiming ? 5 : 30)
             let exitSeconds = Date().timeIntervalSince(sent)
             group.wait()
             #expect(status == 0, "exit status \(String(describing: status))")
-            #expect(Reliability.isSanitized || exitSeconds < 2, "exited after \(exitSeconds) s")
+            // How fast is a figure, judged under `make soak` (DYN_TIMING=1) only; `make test` checks that it exits 0.
+            #expect(!Reliability.measuresTiming || exitSeconds < 2, "exited after \(exitSeconds) s")
             for index in 0..<count {
                 let (last, lines) = results.get(index)
                 #expect(last == #"{"type":"bye","reason":"shutdown"}"#, "client \(index) (\(lines) lines) ended with: \(last.prefix(160))")

@@ -133,7 +133,9 @@ extension EndToEnd {
                 streamed += reader.snapshotTicks(for: 0.5).count
             }
             #expect(server.stderr.contains("client 2 dropped: stuck: no write progress"), "dropped with a logged reason")
-            #expect(streamed >= 20, "the TCP reader kept receiving snapshots (\(streamed))")
+            #expect(streamed > 0, "the TCP reader kept receiving snapshots while the WebSocket was stuck")
+            // At 30 Hz over the second of stall timeout, at least 20: a rate, judged under `make soak` only.
+            #expect(!Reliability.measuresTiming || streamed >= 20, "the TCP reader kept receiving snapshots (\(streamed))")
             _ = sleeper.socket.receiveUntilClosed(timeout: 15)
             #expect(sleeper.isClosedByPeer, "the stuck WebSocket was closed")
             #expect(try reader.currentTick() != nil, "the reader is still served")

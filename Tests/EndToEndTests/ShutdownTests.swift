@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 extension EndToEnd {
-    /// SIGTERM / SIGINT: every client gets `bye` as its last line, then the process exits 0 within 2 s
-    /// (3 s of wall time allowed for a loaded machine).
+    /// SIGTERM / SIGINT: every client gets `bye` as its last line, then the process exits 0 (within 2 s:
+    /// judged under `make soak`, DYN_TIMING=1, with 3 s of wall time allowed for a loaded machine).
     @Suite(.serialized)
     struct ShutdownTests {
         static let bye = #"{"type":"bye","reason":"shutdown"}"#
@@ -24,15 +24,16 @@ extension EndToEnd {
                 #"{"type":"drag","id":1,"phase":"begin","body":\#(grabbed.id),"x":\#(grabbed.x),"y":\#(grabbed.y)}"#, id: 1))
 
             server.signal(signal)
-            let deadline = Date().addingTimeInterval(3)
+            let allowed: Double = Reliability.measuresTiming ? 3 : 30
+            let deadline = Date().addingTimeInterval(allowed)
             for (index, client) in clients.enumerated() {
-                let lines = client.linesUntilClosed(timeout: 5)
+                let lines = client.linesUntilClosed(timeout: allowed)
                 #expect(lines.last == Self.bye, "client \(index): last line \(lines.last ?? "none")")
                 #expect(lines.filter { $0 == Self.bye }.count == 1)
                 #expect(client.isClosedByPeer, "client \(index): the server closed the connection")
             }
             let status = server.waitForExit(timeout: max(0, deadline.timeIntervalSinceNow))
-            #expect(status == 0, "exit status \(status.map(String.init) ?? "none: still running 3 s after the signal")")
+            #expect(status == 0, "exit status \(status.map(String.init) ?? "none: still running \(allowed) s after the signal")")
             #expect(server.stderr.contains("shutting down"))
         }
     }

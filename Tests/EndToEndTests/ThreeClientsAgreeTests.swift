@@ -40,13 +40,17 @@ extension EndToEnd {
             #expect(scenes[0].bodies.count >= 10)
             #expect(scenes[1] == scenes[0] && scenes[2] == scenes[0])
 
-            // The kernel buffers what a client does not read yet, so reading them one after another is fine.
-            let streams = clients.map { $0.snapshots(for: 1.5) }
+            // The kernel buffers what a client does not read yet, so reading them one after another is fine: the
+            // first reads 1.5 s of world time (90 ticks), the others up to the same tick.
+            let firstStream = clients[0].snapshots(for: 1.5)
+            let lastTick = try #require(firstStream.last?.tick)
+            let streams = [firstStream] + clients.dropFirst().map { $0.snapshots(for: 0, fromTick: lastTick) }
             let byTick = streams.map { Dictionary($0.map { ($0.tick, $0) }, uniquingKeysWith: { a, _ in a }) }
             let common = Set(byTick[0].keys).intersection(byTick[1].keys).intersection(byTick[2].keys)
-            #expect(common.count >= 20, "30 Hz for 1.5 s gives ~45 snapshots; \(common.count) were common")
+            #expect(common.contains(lastTick), "every client got the last tick")
+            #expect(common.count >= 20, "90 ticks at 30 snapshots a second give ~45 snapshots; \(common.count) were common")
             for tick in common.sorted() {
-                let a = byTick[0][tick]!, b = byTick[1][tick]!, c = byTick[2][tick]!
+                let a = try #require(byTick[0][tick]), b = try #require(byTick[1][tick]), c = try #require(byTick[2][tick])
                 #expect(a.bodies == b.bodies && a.bodies == c.bodies, "tick \(tick): bodies differ")
                 #expect(a.time == b.time && a.time == c.time)
                 #expect(a.bodies.count == scenes[0].bodies.count)

@@ -10,24 +10,20 @@ enum BenchProcess {
 
     static var path: String { ServerProcess.productsDirectory.appendingPathComponent("dynbench").path }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// Runs `dynbench` to its end (stdout and stderr read concurrently); throws if it runs longer than
+    /// `timeout` seconds (it is killed).
+    static func run(_ arguments: [String], timeout: Double = 120) throws -> Run {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw EndToEndError("no dynbench binary at \(path): run `swift build --build-tests`")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+        let outcome = try ChildProcess.run(path, arguments, timeout: timeout)
+        guard let status = outcome.status else {
+            throw EndToEndError("dynbench \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+        }
+        let lines = outcome.stdoutText.split(separator: "\n").map { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? ["unparsed": String(line)]
         }
-        return Run(status: process.terminationStatus, lines: lines, stderr: String(decoding: errData, as: UTF8.self))
+        return Run(status: status, lines: lines, stderr: outcome.stderrText)
     }
 
     /// A stand-in for the Box2D harness: a shell script that appends its arguments to `log` and prints one

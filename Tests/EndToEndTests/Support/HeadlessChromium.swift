@@ -30,7 +30,7 @@ final class HeadlessChromium {
         process.standardOutput = logHandle
         process.standardError = logHandle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         let deadline = Date().addingTimeInterval(timeout)
         do {
             let port = try waitForDevToolsPort(deadline: deadline)

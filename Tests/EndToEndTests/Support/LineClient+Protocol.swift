@@ -67,7 +67,7 @@ extension LineClient {
         return snapshot
     }
 
-    /// The newest snapshot received during the next `seconds`.
+    /// The newest snapshot of the next `seconds` of world time (see `snapshots(for:)`).
     func lastSnapshot(after seconds: Double) -> Snapshot? {
         snapshots(for: seconds).last
     }
@@ -110,9 +110,10 @@ extension LineClient {
         return error
     }
 
-    /// Snapshots taken after everything this client sent so far, collected for `seconds`.
+    /// Snapshots taken after everything this client sent so far, over the next `seconds` of world time
+    /// (counted in ticks from the pong's tick; see `snapshots(for:)`).
     func snapshotsAfterNow(for seconds: Double) throws -> [Snapshot] {
         let tick = try #require(try currentTick())
-        return snapshots(for: seconds).filter { $0.tick > tick }
+        return snapshots(for: seconds, fromTick: tick).filter { $0.tick > tick }
     }
 }

@@ -22,6 +22,8 @@ final class LineClient {
     private(set) var lastScene: SceneInfo?
     /// How many `scene` messages this client has read so far.
     private(set) var sceneCount = 0
+    /// The server's `tick_hz`, from the `welcome` this client read (60, the default, until then).
+    private(set) var tickHz: Double = 60
 
     /// Connects to `127.0.0.1:port`. `receiveBufferBytes` shrinks the kernel receive buffer (set before
     /// connecting, so the window is small from the first byte) to make a client that never reads stall early.
@@ -105,6 +107,7 @@ final class LineClient {
                     lastScene = scene
                     sceneCount += 1
                 }
+                if case let .welcome(welcome) = message, welcome.tickHz > 0 { tickHz = welcome.tickHz }
                 return message
             }
             Issue.record("undecodable server line: \(line.prefix(300))")
@@ -121,12 +124,21 @@ final class LineClient {
         return nil
     }
 
-    /// Every snapshot received during the next `seconds` (other messages are skipped).
-    func snapshots(for seconds: Double) -> [Snapshot] {
-        let deadline = Date().addingTimeInterval(seconds)
+    /// Every snapshot of the next `seconds` of *world* time (other messages are skipped): read until one is
+    /// `seconds × tick_hz` ticks past `fromTick` (default: the first snapshot read), so the window is the same
+    /// on a fast and a loaded machine. Waits with a deadline (ten times the window, plus 10 s); a world that
+    /// stopped sending (held, or a dead connection) ends it with what came. A paused world's keep-alives
+    /// advance the tick too, one a second.
+    func snapshots(for seconds: Double, fromTick: UInt64? = nil) -> [Snapshot] {
+        let deadline = Date().addingTimeInterval(seconds * 10 + 10)
+        let span = UInt64((seconds * tickHz).rounded())
         var result: [Snapshot] = []
+        var start = fromTick
         while Date() < deadline, let message = next(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            if case let .snapshot(snapshot) = message { result.append(snapshot) }
+            guard case let .snapshot(snapshot) = message else { continue }
+            if start == nil { start = snapshot.tick }
+            result.append(snapshot)
+            if let start, snapshot.tick >= start + span { break }
         }
         return result
     }

@@ -64,7 +64,7 @@ final class ServerProcess {
         process.standardOutput = stdoutPipe
         process.standardError = stderrHandle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         do {
             (port, httpPort) = try ServerProcess.awaitListeningLines(stdoutPipe.fileHandleForReading.fileDescriptor,
                                                                      timeout: startupTimeout,
@@ -99,6 +99,23 @@ final class ServerProcess {
             usleep(10_000)
         }
         return process.terminationStatus
+    }
+
+    /// Runs `action` on another thread once an observer connected now sees `count` clients in a snapshot
+    /// (itself included), or after `timeout` seconds if it never does: for tests whose own thread is blocked
+    /// in a child process that must be connected before the server is stopped. An event, not a timer.
+    func whenClientsReach(_ count: Int, timeout: Double = 30, count snapshotsAfter: Int = 0,
+                          _ action: @escaping @Sendable () -> Void) throws {
+        let observer = ThreadOwned(try connect())
+        _ = observer.value.join()
+        DispatchQueue.global().async {
+            _ = observer.value.nextSnapshot(timeout: timeout) { $0.clients >= count }
+            // Optionally `snapshotsAfter` more snapshots that still count them (each a tick of the world or a
+            // keep-alive of a quiet one), so that the clients have been connected for a while in world time.
+            for _ in 0..<snapshotsAfter { _ = observer.value.nextSnapshot(timeout: timeout) { $0.clients >= count } }
+            action()
+            withExtendedLifetime(observer) {}
+        }
     }
 
     /// A new client connected to this server (not yet past `welcome`).
