@@ -19,7 +19,7 @@ struct RoomsBench: ParsableCommand {
     @Option(help: "busy: moving bodies per room.") var bodies = 6000
     @Option(help: "busy: the thread counts to compare, comma-separated.") var threads = "1,2"
     @Option(help: "Measured seconds.") var seconds: Double = 10
-    @Option(help: "rest: seconds to wait for the rooms to come to rest before measuring.") var settle: Double = 8
+    @Option(help: "rest: at most this many seconds to wait for every room to come to rest before measuring.") var settle: Double = 300
     @Option(help: "The dynserver binary (default: next to dynbench).") var serverPath: String?
 
     func run() throws {
@@ -102,16 +102,25 @@ struct RoomsBench: ParsableCommand {
             }
             let sent = EventLoop.hrtimeNs
             try client.send(#"{"type":"join","room":"r\#(room)","scene":"default","id":1}"#)
-            var sawScene = false
-            guard client.waitFor(timeout: 10, { message in
-                if case .scene = message { sawScene = true }
-                if case .frame(let frame) = message, sawScene { return frame.isKeyframe }
-                return false
-            }) != nil else { throw ValidationError("no keyframe after joining r\(room)") }
+            guard Self.keyframeAfterScene(client) else { throw ValidationError("no keyframe after joining r\(room)") }
             latency.record((EventLoop.hrtimeNs - sent) / 1000)
             clients.append(client)
         }
-        usleep(UInt32(settle * 1e6))
+        // The default scene comes to rest after about 10 simulated seconds; wait (reading, so that no client
+        // stalls) until every room says `paused`.
+        let probe = try BenchSocket(port: server.port)
+        let settleStart = EventLoop.hrtimeNs
+        var atRest = 0
+        var probeID = 100
+        while Double(EventLoop.hrtimeNs - settleStart) / 1e9 < settle {
+            for client in clients { client.drain() }
+            probeID += 1
+            // `main` (the empty scene) is listed and at rest too.
+            atRest = Self.roomsAtRest(probe, id: probeID) - 1
+            if atRest >= rooms { break }
+            usleep(500_000)
+        }
+        let settled = Double(EventLoop.hrtimeNs - settleStart) / 1e9
         for client in clients { client.drain() }
         let cpuBefore = processCPUSeconds(server.pid) ?? 0
         let startNs = EventLoop.hrtimeNs
@@ -119,16 +128,39 @@ struct RoomsBench: ParsableCommand {
         let elapsed = Double(EventLoop.hrtimeNs - startNs) / 1e9
         let cpu = ((processCPUSeconds(server.pid) ?? 0) - cpuBefore) / elapsed
         let rss = processRSSBytes(server.pid) ?? 0
-        var atRest = 0
-        if let probe = try? BenchSocket(port: server.port) {
-            try probe.send(#"{"type":"rooms","id":7}"#)
-            if case .ack(_, let fields)? = probe.waitFor(timeout: 10, { if case .ack(let id, _) = $0 { id == .number("7") } else { false } }),
-               case .array(let list)? = fields.first(where: { $0.0 == "rooms" })?.1 {
-                atRest = list.filter { if case .object(let m) = $0 { m.contains { $0.0 == "paused" && $0.1 == .bool(true) } } else { false } }.count
-            }
+        // Join → keyframe again, now that every room rests: each client joins its own room once more.
+        var rejoin = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        for (room, client) in clients.enumerated() {
+            client.drain()
+            let sent = EventLoop.hrtimeNs
+            try client.send(#"{"type":"join","room":"r\#(room)","id":2}"#)
+            guard Self.keyframeAfterScene(client) else { throw ValidationError("no keyframe after rejoining r\(room)") }
+            rejoin.record((EventLoop.hrtimeNs - sent) / 1000)
         }
-        print("{\"bench\":\"rooms\",\"mode\":\"rest\",\"rooms\":\(rooms),\"rooms_at_rest\":\(atRest),\"server_cpu_cores\":\(Self.round(cpu)),"
-              + "\"rss_mib\":\(Self.round(rss / 1_048_576)),\"join_keyframe_ms\":{\"p50\":\(Self.ms(latency, 50)),\"p99\":\(Self.ms(latency, 99)),\"max\":\(Self.round(Double(latency.max) / 1000))}}")
+        print("{\"bench\":\"rooms\",\"mode\":\"rest\",\"rooms\":\(rooms),\"rooms_at_rest\":\(atRest),\"settle_s\":\(Self.round(settled)),"
+              + "\"server_cpu_cores\":\(Self.round(cpu)),\"rss_mib\":\(Self.round(rss / 1_048_576)),"
+              + "\"create_join_keyframe_ms\":\(Self.percentiles(latency)),\"rest_join_keyframe_ms\":\(Self.percentiles(rejoin))}")
+    }
+
+    private static func keyframeAfterScene(_ client: BenchSocket) -> Bool {
+        var sawScene = false
+        return client.waitFor(timeout: 10, { message in
+            if case .scene = message { sawScene = true }
+            if case .frame(let frame) = message, sawScene { return frame.isKeyframe }
+            return false
+        }) != nil
+    }
+
+    /// How many rooms the `rooms` list says are at rest.
+    private static func roomsAtRest(_ probe: BenchSocket, id: Int) -> Int {
+        try? probe.send(#"{"type":"rooms","id":\#(id)}"#)
+        guard case .ack(_, let fields)? = probe.waitFor(timeout: 30, { if case .ack(let echo, _) = $0 { echo == .number(String(id)) } else { false } }),
+              case .array(let list)? = fields.first(where: { $0.0 == "rooms" })?.1 else { return 0 }
+        return list.filter { if case .object(let m) = $0 { m.contains { $0.0 == "paused" && $0.1 == .bool(true) } } else { false } }.count
+    }
+
+    private static func percentiles(_ histogram: Histogram<UInt64>) -> String {
+        "{\"p50\":\(ms(histogram, 50)),\"p99\":\(ms(histogram, 99)),\"max\":\(round(Double(histogram.max) / 1000))}"
     }
 
     private static func ms(_ histogram: Histogram<UInt64>, _ percentile: Double) -> Double {

@@ -5,6 +5,7 @@ import NetProtocol
 /// others; `subscribe` and `ping` too (a `pong` carries the room's tick).
 extension Room {
     func execute(_ message: ClientMessage, from session: ClientSession) {
+        wake()
         let id = message.id
         switch message.command {
         case .subscribe(let change):

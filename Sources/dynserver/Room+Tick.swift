@@ -44,20 +44,9 @@ extension Room {
     /// Runs the ticks due at `nowNs`, stopping once `budgetNs` is spent (the rest is given back to the clock
     /// and is due again at once). Returns true when ticks were given back.
     func advance(nowNs: UInt64, budgetNs: UInt64, audience: RoomAudience) -> Bool {
+        if isAtRest { return rest(nowNs: nowNs, audience: audience) }
         let due = clock.due(nowNs: nowNs)
         guard due > 0 else { return false }
-        // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
-        if world.held { return false }
-        if isAtRest {
-            // At rest: the ticks pass without a step; only the once-a-second keep-alive goes out.
-            tick += due
-            pending.ticks += due
-            if Double(tick - lastKeepAliveTick) >= config.tickHz {
-                lastKeepAliveTick = tick
-                if audience.members > 0 { pending.snapshotPaused = true }
-            }
-            return false
-        }
         var ran: UInt64 = 0
         while ran < due {
             runTick(audience: audience)
@@ -69,6 +58,36 @@ extension Room {
             pending.fullSnapshot = encodeSnapshot(paused: pending.snapshotPaused!, clients: audience.members)
         }
         return ran < due
+    }
+
+    /// A room at rest (or held): no step. Its ticks pass (a held room's stand still, docs/PROTOCOL.md `pause`)
+    /// and only the once-a-second keep-alive goes out; until that is due the beat leaves the room alone.
+    private func rest(nowNs: UInt64, audience: RoomAudience) -> Bool {
+        let due = clock.dueAll(nowNs: nowNs)
+        let periodNs = 1e9 / config.tickHz
+        if world.held {
+            restingUntilNs = nowNs + UInt64(periodNs * config.tickHz)
+            return false
+        }
+        let keepAliveTicks = UInt64(config.tickHz.rounded(.up))
+        // Never at or before the current tick (after held `step`s the last keep-alive may lie far back).
+        let keepAliveTick = max(lastKeepAliveTick + keepAliveTicks, tick + 1)
+        guard tick + due >= keepAliveTick else {
+            tick += due
+            pending.ticks += due
+            restingUntilNs = nowNs + UInt64(Double(keepAliveTick - tick) * periodNs)
+            return false
+        }
+        // The keep-alive goes out at exactly its tick (one per tick_hz ticks); the ticks past it are given back
+        // and counted on the next beat.
+        let taken = keepAliveTick - tick
+        clock.giveBack(due - taken)
+        tick = keepAliveTick
+        pending.ticks += taken
+        lastKeepAliveTick = tick
+        if audience.members > 0 { pending.snapshotPaused = true }
+        restingUntilNs = due > taken ? 0 : nowNs + UInt64(Double(keepAliveTicks) * periodNs)
+        return false
     }
 
     private func runTick(audience: RoomAudience) {

@@ -41,6 +41,13 @@ final class Room {
     var pending = PendingOutput()
     /// Set by a job that ran out of budget with ticks still due (the beat comes back at once).
     var gaveBack = false
+    /// While at rest: the beat leaves the room alone until this time (its next keep-alive), unless something
+    /// reaches it first (`wake`).
+    var restingUntilNs: UInt64 = 0
+
+    /// Anything that may change what the room does next (a member's message, a join or a leave) brings a
+    /// resting room back onto every beat.
+    func wake() { restingUntilNs = 0 }
 
     /// Creates the room's world: restored from `statePath` when that file holds a good state, else `scene`.
     /// `beatStartNs` is the server's tick schedule, so every room's ticks fall due on the same beat.
@@ -75,6 +82,7 @@ final class Room {
         // A pending structure change goes to the others first, so the newcomer does not get that scene twice.
         syncScene()
         members[session.id] = session
+        wake()
         session.room = self
         session.feed = ClientFeed()
         idleSinceNs = nil
@@ -83,6 +91,7 @@ final class Room {
     /// Takes `session` out of this room: its drag ends.
     func remove(_ session: ClientSession, nowNs: UInt64) {
         guard members.removeValue(forKey: session.id) != nil else { return }
+        wake()
         if world.endDrag(client: session.id) { unsaved = true }
         if members.isEmpty { idleSinceNs = nowNs }
     }

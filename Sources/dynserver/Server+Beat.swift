@@ -13,8 +13,12 @@ extension Server {
         // clock's catch-up limit ever drops ticks.
         let budgetNs = UInt64(1e9 / config.tickHz)
         var busy: [StepJob] = []
+        var advanced: [Room] = []
         var behind = false
         for room in roomOrder {
+            // A room at rest is left alone until its keep-alive is due or something wakes it.
+            guard room.restingUntilNs <= startNs else { continue }
+            advanced.append(room)
             let audience = room.audience()
             if room.isAtRest {
                 behind = room.advance(nowNs: startNs, budgetNs: budgetNs, audience: audience) || behind
@@ -27,7 +31,7 @@ extension Server {
         } else {
             for job in busy { job.run() }
         }
-        for room in roomOrder {
+        for room in advanced {
             behind = room.gaveBack || behind
             room.gaveBack = false
             room.deliverAdvance()

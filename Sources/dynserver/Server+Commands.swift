@@ -80,6 +80,7 @@ extension Server {
         session.requestedRoom = nil
         if isAdminToken { session.serverAdmin = true }
         if let subscribe {
+            session.room.wake()
             session.subscription = subscribe.applied(to: session.subscription, maxHz: min(config.snapshotHz, config.tickHz))
             if session.subscription.contacts { session.room.world.animator.contactEventsEnabled = true }
         }

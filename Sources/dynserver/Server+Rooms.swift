@@ -77,6 +77,7 @@ extension Server {
             room = loadRoom(name, scene: config.scene, roomToken: saved?.roomToken)
         case .create(let name, let scene):
             room = loadRoom(name, scene: scene, roomToken: RoomName.newToken())
+            saveToken(of: room)
             created = true
             metrics.roomsCreated += 1
             log.info("room \(name) created by client \(session.id) with scene \(scene) (\(rooms.count) rooms)")
@@ -91,6 +92,26 @@ extension Server {
         fields += [("room", .string(room.name)), ("created", .bool(created)), ("admin", .bool(session.admin))]
         if created, let token = room.roomToken { fields.append(("room_token", .string(token))) }
         session.reply(.ack(id: id, fields: fields))
+    }
+
+    /// `DIR/NAME.token` beside the room's state file, so its creator's token survives a restart.
+    private func tokenPath(ofRoom name: String) -> String? {
+        name == Room.mainName ? nil : config.stateDir.map { "\($0)/\(name).token" }
+    }
+
+    private func saveToken(of room: Room) {
+        guard let path = tokenPath(ofRoom: room.name), let token = room.roomToken else { return }
+        do {
+            try StateFile(path: path).save(Array(token.utf8))
+        } catch {
+            log.error("room \(room.name): cannot save its room token: \(error)")
+        }
+    }
+
+    private func loadToken(ofRoom name: String) -> String? {
+        guard let path = tokenPath(ofRoom: name), let bytes = try? StateFile(path: path).load() else { return nil }
+        let token = String(decoding: bytes, as: UTF8.self)
+        return token.count == 32 && token.allSatisfy(\.isHexDigit) ? token : nil
     }
 
     /// Creates (or restores from its state file) room `name` and registers it.
@@ -149,12 +170,14 @@ extension Server {
                   (try? probe.restoreState(bytes)) != nil else {
                 log.warning("room \(name): \(directory)/\(fileName) is not a usable state file; it is checked again when the room is joined")
                 unloadedRooms[name] = UnloadedRoom(summary: RoomSummary(name: name, clients: 0, bodies: 0, scene: config.scene,
-                                                                        paused: true, held: false, loaded: false), roomToken: nil)
+                                                                        paused: true, held: false, loaded: false),
+                                                  roomToken: loadToken(ofRoom: name))
                 continue
             }
             unloadedRooms[name] = UnloadedRoom(summary: RoomSummary(name: name, clients: 0, bodies: probe.animator.itemCount,
                                                                     scene: probe.sceneName, paused: !probe.animator.isRunning,
-                                                                    held: probe.held, loaded: false), roomToken: nil)
+                                                                    held: probe.held, loaded: false),
+                                                  roomToken: loadToken(ofRoom: name))
         }
     }
 

@@ -35,6 +35,16 @@ struct TickClock {
         return n
     }
 
+    /// Every tick due now, without the catch-up limit: for a room at rest, whose ticks cost nothing, so that
+    /// its tick keeps counting with wall time however seldom it is looked at.
+    mutating func dueAll(nowNs: UInt64) -> UInt64 {
+        guard nowNs > startNs else { return 0 }
+        let target = UInt64(Double(nowNs - startNs) * 1e-9 * hz) &- skipped
+        guard target > ticks else { return 0 }
+        defer { ticks = target }
+        return target - ticks
+    }
+
     /// Returns ticks that `due` handed out but that were not run; they are due again at once.
     mutating func giveBack(_ n: UInt64) { ticks -= min(n, ticks) }
 

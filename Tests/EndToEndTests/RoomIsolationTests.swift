@@ -122,3 +122,42 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd {
+    /// Determinism per room (docs/PROTOCOL.md, Rooms): rooms stepped in parallel on worker threads give the
+    /// same poses at the same tick when they start from the same scene.
+    @Suite(.serialized, .timeLimit(.minutes(1)))
+    struct RoomDeterminismTests {
+        /// Full snapshots of the room `client` is in, by tick, until one at or past `tick`.
+        private func snapshots(_ client: LineClient, through tick: UInt64) -> [UInt64: Snapshot] {
+            var seen: [UInt64: Snapshot] = [:]
+            while let snapshot = client.nextSnapshot(timeout: 10) {
+                seen[snapshot.tick] = snapshot
+                if snapshot.tick >= tick { break }
+            }
+            return seen
+        }
+
+        @Test func twoRoomsFromOneSceneStepInParallelToTheSamePoses() throws {
+            let server = try ServerProcess(["--scene", "default", "--threads", "2"])
+            let alice = try server.connect()
+            _ = alice.join()
+            let bob = try server.connect()
+            _ = bob.join()
+            _ = try #require(try alice.joinRoom("left", #""scene":"default""#, id: 1).ack)
+            _ = try #require(try bob.joinRoom("right", #""scene":"default""#, id: 1).ack)
+            let left = snapshots(alice, through: 90)
+            let right = snapshots(bob, through: 90)
+            let common = Set(left.keys).intersection(right.keys).filter { $0 > 0 }.sorted()
+            #expect(common.count >= 10, "snapshots of the same ticks in both rooms: \(common)")
+            var moved = false
+            for tick in common {
+                let a = try #require(left[tick]), b = try #require(right[tick])
+                #expect(a.bodies == b.bodies, "tick \(tick): the rooms differ")
+                if a.bodies.contains(where: { $0.vy != 0 }) { moved = true }
+            }
+            #expect(moved, "the rooms were busy (items falling), so the workers stepped them")
+            withExtendedLifetime(server) {}
+        }
+    }
+}

@@ -77,20 +77,23 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: directory) }
             var mainScene: SceneInfo?
             var labBodies: [Int] = []
+            var labToken = ""
             do {
-                let first = try ServerProcess(["--scene", "empty", "--held", "--state-dir", directory.path])
+                let first = try ServerProcess(["--scene", "empty", "--held", "--state-dir", directory.path, "--admin-token", "A"])
                 let client = try first.connect()
                 _ = client.join()
+                _ = try #require(try client.ack(.hello(name: "admin", token: "A", protocolVersion: 1), id: 9))
                 _ = try #require(try client.ack(#"{"type":"spawn","id":1,"shape":"rect","width":30,"height":30,"x":100,"y":100}"#, id: 1))
                 _ = try client.step(10, id: 2)
                 mainScene = client.lastScene
                 let lab = try client.joinRoom("lab", #""scene":"snap""#, id: 3)
                 labBodies = try #require(lab.scene).bodies.map(\.id)
+                labToken = try #require(lab.roomToken)
                 first.signal(SIGTERM)
                 #expect(first.waitForExit(timeout: 5) == 0)
             }
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("main.json").path))
-            let second = try ServerProcess(["--scene", "default", "--held", "--state-dir", directory.path])
+            let second = try ServerProcess(["--scene", "default", "--held", "--state-dir", directory.path, "--admin-token", "A"])
             let client = try second.connect()
             let joined = client.join()
             #expect(joined.scene?.name == "empty" && joined.scene?.bodies.map(\.id) == mainScene?.bodies.map(\.id),
@@ -100,6 +103,9 @@ extension EndToEnd {
             #expect(listed.loaded == false && listed.scene == "snap")
             let lab = try client.joinRoom("lab", id: 2)
             #expect(lab.created == false && lab.scene?.name == "snap" && lab.scene?.bodies.map(\.id) == labBodies)
+            #expect(lab.admin == false)
+            let holder = try client.joinRoom("lab", #""room_token":"\#(labToken)""#, id: 3)
+            #expect(holder.admin == true, "the creator's room_token still works after the restart")
             withExtendedLifetime(second) {}
         }
     }

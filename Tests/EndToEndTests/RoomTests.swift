@@ -101,6 +101,43 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
+        @Test func maxClientsCountsEveryRoomAndMaxBodiesIsPerRoom() throws {
+            let server = try ServerProcess(["--scene", "empty", "--max-clients", "2", "--max-bodies", "2"])
+            let alice = try server.connect()
+            _ = alice.join()
+            _ = try #require(try alice.joinRoom("lab", id: 1).ack)
+            let bob = try server.connect()
+            _ = bob.join()
+            let carol = try server.connect()
+            #expect(carol.nextError()?.code == .serverFull, "two clients in two rooms fill a --max-clients 2 server")
+            let spawn = #"{"type":"spawn","shape":"rect","width":10,"height":10,"x":50,"y":50,"id":ID}"#
+            for id in 2...3 { #expect(try alice.ack(spawn.replacingOccurrences(of: "ID", with: "\(id)"), id: id) != nil) }
+            #expect(try alice.error(spawn.replacingOccurrences(of: "ID", with: "4"), id: .number("4"))?.code == .badValue,
+                    "lab is full at 2 bodies")
+            for id in 5...6 {
+                #expect(try bob.ack(spawn.replacingOccurrences(of: "ID", with: "\(id)"), id: id) != nil, "main has its own 2")
+            }
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func aRestingRoomKeepsItsKeepAlivesAfterHeldSteps() throws {
+            // A room at rest is left alone by the beat until its keep-alive; held steps move its tick far past
+            // the last keep-alive, and after `resume` the keep-alives still come, ticks strictly increasing.
+            let server = try ServerProcess(["--scene", "empty"])
+            let client = try server.connect()
+            _ = client.join()
+            _ = try #require(client.nextSnapshot(timeout: 5) { $0.paused }, "the empty room rests")
+            #expect(try client.ack(#"{"type":"pause","id":1}"#, id: 1) != nil)
+            let stepped = try #require(try client.step(300, id: 2))
+            #expect(try client.ack(#"{"type":"resume","id":3}"#, id: 3) != nil)
+            var ticks: [UInt64] = []
+            while ticks.count < 3, let snapshot = client.nextSnapshot(timeout: 5, where: { !$0.held }) { ticks.append(snapshot.tick) }
+            #expect(ticks.count == 3, "keep-alives after resume: \(ticks)")
+            #expect(ticks.first.map { $0 > stepped.tick } == true)
+            #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $0 < $1 }, "\(ticks)")
+            withExtendedLifetime(server) {}
+        }
+
         @Test func tickFollowsTheNewRoomsClockAfterAJoin() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let alice = try server.connect()
