@@ -19,7 +19,7 @@ final class RedisServerProcess {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("dyn-redis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try TCPSocket.freePort()
         let log = directory.appendingPathComponent("redis.log")
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
@@ -58,19 +58,5 @@ final class RedisServerProcess {
             reply += socket.receive(timeout: max(0, deadline.timeIntervalSinceNow))
         }
         return String(decoding: reply, as: UTF8.self)
-    }
-
-    /// A port nothing listens on now: bound to port 0, read back, closed (Redis has no `--port 0` of its own).
-    private static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw EndToEndError("socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = TCPSocket.address(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw EndToEndError("cannot find a free port: errno \(errno)") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }

@@ -66,6 +66,20 @@ enum TCPSocket {
         }
     }
 
+    /// A port nothing listens on now: bound to port 0, read back, closed (for programs without a port 0 of their own: Redis, or a server restarted on the same ports).
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EndToEndError("socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var address = TCPSocket.address(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw EndToEndError("cannot find a free port: errno \(errno)") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
     /// SO_LINGER 0 then close: the peer sees ECONNRESET.
     static func resetAndClose(_ fd: Int32) {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
