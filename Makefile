@@ -24,10 +24,17 @@ run: release
 server: release
 	.build/release/dynserver --port $(PORT) --scene $(SCENE)
 
-## make test: every unit and end-to-end test (real processes, real TCP on 127.0.0.1).
+## make test: every unit and end-to-end test (real processes, real TCP on 127.0.0.1), in three runs so that the
+## end-to-end suites never share the CPU with the CPU-heavy ones: the unit suites (in parallel), then the dynbench
+## process tests (one at a time), then the end-to-end suites (one real server at a time). Under CI=true a tool a
+## test needs (chromium, promtool, redis-server, setpriv) that is missing fails bootstrap and those tests; elsewhere
+## they are skipped, saying how to install it. The last line is Swift Testing's verdict on the end-to-end run.
+UNIT_SUITES = DynamicsTests\.|NetProtocolTests\.|DynServerTests\.|DynClientTests\.
 test: bootstrap
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --filter '$(UNIT_SUITES)'
+	$(SWIFT) test --skip-build --filter 'EndToEndTests\.DynbenchPhysicsTests'
+	$(SWIFT) test --skip-build --filter 'EndToEndTests\.EndToEnd'
 
 ## make bench: the dynbench suite in release (physics on dyn's and Box2D v3's benchmark scenes, codec, server
 ## load); one JSON line each. Side by side with Box2D v3 (built outside the repo):
@@ -75,6 +82,6 @@ fuzz:
 sanitize: bootstrap
 	@scripts/sanitize.sh
 
-## make soak: the long reliability variants (5 000 churn, 1 byte/s slowloris, 1 000 idle connections for a minute) and every rate/CPU/RSS threshold (DYN_TIMING=1).
+## make soak: the long reliability variants (5 000 churn, 1 byte/s slowloris, 1 000 idle connections for a minute) and every wall-clock, rate and RSS threshold (DYN_TIMING=1): the whole end-to-end suite against a release server.
 soak: bootstrap
 	@scripts/soak.sh

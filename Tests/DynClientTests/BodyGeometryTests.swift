@@ -3,7 +3,7 @@ import Testing
 @testable import dynclient
 
 @Suite struct BodyGeometryTests {
-    @Test func poseAppliesAndInvertsItemOffsets() {
+    @Test(.timeLimit(.minutes(3))) func poseAppliesAndInvertsItemOffsets() {
         let pose = Pose(x: 100, y: 50, angle: Double.pi / 2)
         let world = pose.apply(Point(30, 0))
         #expect(abs(world.x - 100) < 1e-9)
@@ -13,7 +13,7 @@ import Testing
         #expect(abs(back.y) < 1e-9)
     }
 
-    @Test func rotatedRectCornersAndContainment() {
+    @Test(.timeLimit(.minutes(3))) func rotatedRectCornersAndContainment() {
         let body = BodyInfo(id: 1, shape: .rect, width: 100, height: 40, color: "#ffffff")
         let pose = Pose(x: 0, y: 0, angle: Double.pi / 2)
         guard case let .polygon(corners) = BodyGeometry.outline(of: body, at: pose) else {
@@ -27,7 +27,7 @@ import Testing
         #expect(!BodyGeometry.contains(body, at: pose, Point(49, 0)))
     }
 
-    @Test func circlesStayCirclesOtherEllipsesBecomePolygons() {
+    @Test(.timeLimit(.minutes(3))) func circlesStayCirclesOtherEllipsesBecomePolygons() {
         let circle = BodyInfo(id: 1, shape: .ellipse, width: 60, height: 60, color: "#ffffff")
         #expect(BodyGeometry.outline(of: circle, at: Pose(x: 5, y: 6, angle: 1)) == .circle(center: Point(5, 6), radius: 30))
         let oval = BodyInfo(id: 2, shape: .ellipse, width: 100, height: 50, color: "#ffffff")
@@ -40,7 +40,7 @@ import Testing
         #expect(!BodyGeometry.contains(oval, at: Pose(x: 0, y: 0, angle: 0), Point(0, 26)))
     }
 
-    @Test func convexPolygonContainmentInEitherWinding() {
+    @Test(.timeLimit(.minutes(3))) func convexPolygonContainmentInEitherWinding() {
         let triangle = [Point(0, -40), Point(40, 30), Point(-40, 30)]
         #expect(BodyGeometry.convexPolygon(triangle, contains: Point(0, 0)))
         #expect(BodyGeometry.convexPolygon(triangle.reversed(), contains: Point(0, 0)))

@@ -5,7 +5,7 @@ import Testing
 @Suite struct BrailleCanvasTests {
     let red = RGB(255, 0, 0)
 
-    @Test func dotBitsFollowUnicodeBrailleNumbering() {
+    @Test(.timeLimit(.minutes(3))) func dotBitsFollowUnicodeBrailleNumbering() {
         var canvas = BrailleCanvas(columns: 1, rows: 1)
         canvas.set(dotX: 0, dotY: 0, color: nil)
         #expect(canvas.dots[0] == 0x01)
@@ -18,7 +18,7 @@ import Testing
         #expect(frame[0, 0].scalar == Unicode.Scalar(0x28C1)!)
     }
 
-    @Test func axisAlignedBoxFillsExactlyItsDots() {
+    @Test(.timeLimit(.minutes(3))) func axisAlignedBoxFillsExactlyItsDots() {
         var canvas = BrailleCanvas(columns: 10, rows: 5)
         canvas.fillConvexPolygon([(4, 4), (12, 4), (12, 12), (4, 12)], color: red)
         #expect(canvas.dotCount == 64)
@@ -31,7 +31,7 @@ import Testing
         #expect(canvas.colors[1 * 10 + 3] == red)
     }
 
-    @Test func boxRotatedFortyFiveDegreesIsADiamond() {
+    @Test(.timeLimit(.minutes(3))) func boxRotatedFortyFiveDegreesIsADiamond() {
         // Side 8 centred on (10, 10), turned 45 degrees: |u| + |v| <= 4 * sqrt(2) around the centre.
         let half = 4 * 2.0.squareRoot()
         var canvas = BrailleCanvas(columns: 10, rows: 5)
@@ -44,7 +44,7 @@ import Testing
         #expect(!canvas.isSet(dotX: 4, dotY: 9))
     }
 
-    @Test func rotatedBodyOutlineThroughTheViewport() {
+    @Test(.timeLimit(.minutes(3))) func rotatedBodyOutlineThroughTheViewport() {
         // A 100 x 100 rect at (400, 300) turned 45 degrees, in a 100 x 30 terminal (0.2 dots per point):
         // a diamond of half-diagonal 14.14 dots around dot (100, 60).
         let viewport = Viewport(worldWidth: 800, worldHeight: 600, columns: 100, rows: 30)
@@ -62,7 +62,7 @@ import Testing
         #expect(canvas.isSet(dotX: 86, dotY: 60))
     }
 
-    @Test func circleFillsDotsWithinTheRadius() {
+    @Test(.timeLimit(.minutes(3))) func circleFillsDotsWithinTheRadius() {
         var canvas = BrailleCanvas(columns: 10, rows: 5)
         canvas.fillCircle(centerX: 10, centerY: 10, radius: 4, color: red)
         #expect(canvas.dotCount == 52)
@@ -71,20 +71,20 @@ import Testing
         #expect(!canvas.isSet(dotX: 10, dotY: 5))
     }
 
-    @Test func horizontalLineSetsTheTopDotsOfFourCells() {
+    @Test(.timeLimit(.minutes(3))) func horizontalLineSetsTheTopDotsOfFourCells() {
         var canvas = BrailleCanvas(columns: 5, rows: 1)
         canvas.line(from: (0.5, 0.5), to: (7.5, 0.5), color: red)
         #expect(Array(canvas.dots) == [0x09, 0x09, 0x09, 0x09, 0x00])
     }
 
-    @Test func diagonalLineHasNoGaps() {
+    @Test(.timeLimit(.minutes(3))) func diagonalLineHasNoGaps() {
         var canvas = BrailleCanvas(columns: 20, rows: 5)
         canvas.line(from: (0.2, 0.7), to: (30.9, 19.1), color: nil)
         #expect(canvas.dotCount == 31)
         for x in 0...30 { #expect((0..<20).contains { canvas.isSet(dotX: x, dotY: $0) }, "column \(x)") }
     }
 
-    @Test func shapesFarOutsideOrNotFiniteAreClippedWithoutTrapping() {
+    @Test(.timeLimit(.minutes(3))) func shapesFarOutsideOrNotFiniteAreClippedWithoutTrapping() {
         var canvas = BrailleCanvas(columns: 4, rows: 2)
         canvas.fillConvexPolygon([(-1e300, -1e300), (1e300, -1e300), (1e300, 1e300), (-1e300, 1e300)], color: red)
         #expect(canvas.dotCount == 64)
@@ -96,7 +96,7 @@ import Testing
         #expect(canvas.dotCount == 8)
     }
 
-    @Test func aCellTakesTheColourOfTheLastShapeThatTouchedIt() {
+    @Test(.timeLimit(.minutes(3))) func aCellTakesTheColourOfTheLastShapeThatTouchedIt() {
         var canvas = BrailleCanvas(columns: 2, rows: 1)
         let blue = RGB(0, 0, 255)
         canvas.fillConvexPolygon([(0, 0), (4, 0), (4, 4), (0, 4)], color: red)

@@ -6,7 +6,7 @@ import Testing
         for character in text { editor.type(character) }
     }
 
-    @Test func tabCompletesCommandWords() {
+    @Test(.timeLimit(.minutes(3))) func tabCompletesCommandWords() {
         var editor = CommandLineEditor()
         typed("coll", into: &editor)
         editor.complete(sceneNames: SceneCatalog.names)
@@ -19,7 +19,7 @@ import Testing
         #expect(editor.text == "collision boundaries ")
     }
 
-    @Test func severalMatchesCompleteToTheirCommonPrefixAndAreListed() {
+    @Test(.timeLimit(.minutes(3))) func severalMatchesCompleteToTheirCommonPrefixAndAreListed() {
         var editor = CommandLineEditor()
         typed("s", into: &editor)
         editor.complete(sceneNames: SceneCatalog.names)
@@ -31,7 +31,7 @@ import Testing
         #expect(editor.text == "scene ")
     }
 
-    @Test func sceneNamesAndPropertiesComplete() {
+    @Test(.timeLimit(.minutes(3))) func sceneNamesAndPropertiesComplete() {
         var editor = CommandLineEditor(text: "scene el")
         editor.complete(sceneNames: SceneCatalog.names)
         #expect(editor.text == "scene elasticity ")
@@ -46,7 +46,7 @@ import Testing
         #expect(editor.text == "field vortex ")
     }
 
-    @Test func historyWalksBackAndForthAndKeepsTheDraft() {
+    @Test(.timeLimit(.minutes(3))) func historyWalksBackAndForthAndKeepsTheDraft() {
         var editor = CommandLineEditor()
         for line in ["scene snap", "collision items", "collision items", "  "] {
             editor.reset(text: line)
@@ -67,7 +67,7 @@ import Testing
         #expect(editor.text == "gra")
     }
 
-    @Test func backspaceAndSubmit() {
+    @Test(.timeLimit(.minutes(3))) func backspaceAndSubmit() {
         var editor = CommandLineEditor()
         typed("pinx", into: &editor)
         editor.backspace()

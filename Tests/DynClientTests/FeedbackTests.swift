@@ -3,7 +3,7 @@ import Testing
 @testable import dynclient
 
 @Suite struct FeedbackTests {
-    @Test func anErrorStaysUntilTheNextCommandASuccessForAWhile() {
+    @Test(.timeLimit(.minutes(3))) func anErrorStaysUntilTheNextCommandASuccessForAWhile() {
         var feedback = Feedback()
         feedback.failed("scene: forbidden")
         feedback.expire(atMs: 1_000_000)
@@ -19,7 +19,7 @@ import Testing
         #expect(feedback.result == nil)
     }
 
-    @Test func ringHighlightNoticesAndFlashesExpire() {
+    @Test(.timeLimit(.minutes(3))) func ringHighlightNoticesAndFlashesExpire() {
         var feedback = Feedback()
         feedback.tapLanded(at: Point(10, 20), pushed: 3, atMs: 0)
         feedback.notice("bob loaded snap", atMs: 0)
@@ -36,7 +36,7 @@ import Testing
         #expect(feedback.notices.isEmpty)
     }
 
-    @Test func noticesKeepTheNewestFew() {
+    @Test(.timeLimit(.minutes(3))) func noticesKeepTheNewestFew() {
         var feedback = Feedback()
         for index in 0..<10 { feedback.notice("n\(index)", atMs: 0) }
         #expect(feedback.notices.map(\.text) == ["n6", "n7", "n8", "n9"])

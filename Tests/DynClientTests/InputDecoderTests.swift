@@ -7,18 +7,18 @@ import Testing
         return decoder.feed(Array(text.utf8))
     }
 
-    @Test func arrowsInBothCursorModes() {
+    @Test(.timeLimit(.minutes(3))) func arrowsInBothCursorModes() {
         #expect(decode("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.key(.up), .key(.down), .key(.right), .key(.left)])
         #expect(decode("\u{1B}OA\u{1B}OD") == [.key(.up), .key(.left)])
         #expect(decode("\u{1B}[1;5C") == [.key(.right)])
     }
 
-    @Test func tabShiftTabEnterCtrlCAndPrintables() {
+    @Test(.timeLimit(.minutes(3))) func tabShiftTabEnterCtrlCAndPrintables() {
         #expect(decode("\t\u{1B}[Z\r\u{03}q?") ==
             [.key(.tab), .key(.backTab), .key(.enter), .key(.control(3)), .key(.character("q")), .key(.character("?"))])
     }
 
-    @Test func sgrMousePressReleaseAndMotionAreZeroBased() {
+    @Test(.timeLimit(.minutes(3))) func sgrMousePressReleaseAndMotionAreZeroBased() {
         #expect(decode("\u{1B}[<0;10;5M") == [.mouse(MouseEvent(kind: .press, button: .left, column: 9, row: 4))])
         #expect(decode("\u{1B}[<0;10;5m") == [.mouse(MouseEvent(kind: .release, button: .left, column: 9, row: 4))])
         #expect(decode("\u{1B}[<32;12;6M") == [.mouse(MouseEvent(kind: .motion, button: .left, column: 11, row: 5))])
@@ -28,7 +28,7 @@ import Testing
              .mouse(MouseEvent(kind: .press, button: .wheelDown, column: 0, row: 0))])
     }
 
-    @Test func everySplitOfAStreamDecodesLikeTheWhole() {
+    @Test(.timeLimit(.minutes(3))) func everySplitOfAStreamDecodesLikeTheWhole() {
         let stream = Array("a\u{1B}[<0;10;5M\u{1B}[A\té\u{1B}[Z\u{1B}[<32;11;5M\u{1B}[<0;11;5m\r".utf8)
         var whole = InputDecoder()
         let expected = whole.feed(stream)
@@ -42,7 +42,7 @@ import Testing
         #expect(stream.flatMap { bytewise.feed([$0]) } == expected)
     }
 
-    @Test func loneEscapeWaitsForTheFlush() {
+    @Test(.timeLimit(.minutes(3))) func loneEscapeWaitsForTheFlush() {
         var decoder = InputDecoder()
         #expect(decoder.feed([0x1B]).isEmpty)
         #expect(decoder.hasPending)
@@ -51,7 +51,7 @@ import Testing
         #expect(decoder.feed(Array("\u{1B}\u{1B}[A".utf8)) == [.key(.escape), .key(.up)])
     }
 
-    @Test func malformedSequencesDoNotSwallowLaterKeys() {
+    @Test(.timeLimit(.minutes(3))) func malformedSequencesDoNotSwallowLaterKeys() {
         #expect(decode("\u{1B}[<0;;5Mq") == [.key(.unknown), .key(.character("q"))])
         #expect(decode("\u{1B}[<0;1;99999999Mq") == [.key(.unknown), .key(.character("q"))])
         #expect(decode("\u{1B}[15~j") == [.key(.unknown), .key(.character("j"))])
@@ -63,7 +63,7 @@ import Testing
         #expect(decoder.feed(Array("q".utf8)) == [.key(.character("q"))])
     }
 
-    @Test func utf8CharacterSplitAcrossReads() {
+    @Test(.timeLimit(.minutes(3))) func utf8CharacterSplitAcrossReads() {
         var decoder = InputDecoder()
         let bytes = Array("é".utf8)
         #expect(decoder.feed([bytes[0]]).isEmpty)

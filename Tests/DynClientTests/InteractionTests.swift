@@ -17,14 +17,14 @@ import Testing
 
     private func keys(_ text: String) -> [InputEvent] { text.map { .key(.character($0)) } }
 
-    @Test func clickWithoutMovingTapsAtTheCellsWorldPoint() {
+    @Test(.timeLimit(.minutes(3))) func clickWithoutMovingTapsAtTheCellsWorldPoint() {
         var interaction = Interaction()
         let actions = run([mouse(.press, .left, 10, 2), mouse(.release, .left, 10, 2)], on: &interaction)
         #expect(actions == [.send(.tap(x: 5, y: 50, body: nil, mode: .continuous))])
         #expect(interaction.selected == nil)
     }
 
-    @Test func pressOnAnItemAndMoveDragsItThenReleaseEnds() {
+    @Test(.timeLimit(.minutes(3))) func pressOnAnItemAndMoveDragsItThenReleaseEnds() {
         var interaction = Interaction()
         let actions = run([mouse(.press, .left, 50, 15), mouse(.motion, .left, 50, 15), mouse(.motion, .left, 55, 15),
                            mouse(.motion, .left, 60, 16), mouse(.release, .left, 60, 16)], on: &interaction)
@@ -38,13 +38,13 @@ import Testing
         #expect(!interaction.isDragging)
     }
 
-    @Test func pressOnEmptySpaceAndMoveDoesNothing() {
+    @Test(.timeLimit(.minutes(3))) func pressOnEmptySpaceAndMoveDoesNothing() {
         var interaction = Interaction()
         #expect(run([mouse(.press, .left, 10, 2), mouse(.motion, .left, 12, 3), mouse(.release, .left, 12, 3)],
                     on: &interaction).isEmpty)
     }
 
-    @Test func rightClickSnapsTheSelectedItem() {
+    @Test(.timeLimit(.minutes(3))) func rightClickSnapsTheSelectedItem() {
         var interaction = Interaction()
         #expect(run([mouse(.press, .right, 10, 2)], on: &interaction) == [.notice("select an item first (Tab or click)")])
         _ = run([.key(.tab)], on: &interaction)
@@ -53,7 +53,7 @@ import Testing
             == [.send(.snap(body: 1, x: 5, y: 50, damping: nil))])
     }
 
-    @Test func tabAndShiftTabCycleThroughItemsInIdOrder() {
+    @Test(.timeLimit(.minutes(3))) func tabAndShiftTabCycleThroughItemsInIdOrder() {
         var interaction = Interaction()
         var seen: [Int?] = []
         for key in [Key.tab, .tab, .tab, .backTab] {
@@ -63,7 +63,7 @@ import Testing
         #expect(seen == [1, 2, 1, 2])
     }
 
-    @Test func cursorKeysMoveOneCellAndTapAtTheCursor() {
+    @Test(.timeLimit(.minutes(3))) func cursorKeysMoveOneCellAndTapAtTheCursor() {
         var interaction = Interaction()
         // The cursor starts at the centre (400, 300); one cell is 10 pt across and 20 pt down.
         _ = run([.key(.right), .key(.right), .key(.down), .key(.up), .key(.up)], on: &interaction)
@@ -72,13 +72,13 @@ import Testing
         #expect(run([.key(.character("t"))], on: &interaction) == [.send(.tap(x: 420, y: 280, body: nil, mode: .continuous))])
     }
 
-    @Test func cursorStaysInsideTheWorld() {
+    @Test(.timeLimit(.minutes(3))) func cursorStaysInsideTheWorld() {
         var interaction = Interaction()
         _ = run(Array(repeating: .key(.character("H")), count: 20), on: &interaction)
         #expect(interaction.cursorPoint(world: world) == Point(0, 300))
     }
 
-    @Test func keyboardDragFollowsTheCursorAndEndsWithDOrEscape() {
+    @Test(.timeLimit(.minutes(3))) func keyboardDragFollowsTheCursorAndEndsWithDOrEscape() {
         var interaction = Interaction()
         #expect(run([.key(.character("d")), .key(.left)], on: &interaction) == [
             .send(.drag(phase: .begin, x: 400, y: 300, body: nil)),
@@ -90,28 +90,28 @@ import Testing
         #expect(run([.key(.escape)], on: &interaction).isEmpty)
     }
 
-    @Test func rejectedDragBeginForgetsTheDrag() {
+    @Test(.timeLimit(.minutes(3))) func rejectedDragBeginForgetsTheDrag() {
         var interaction = Interaction()
         _ = run([.key(.character("d"))], on: &interaction)
         interaction.dragRejected()
         #expect(run([.key(.left)], on: &interaction).isEmpty)
     }
 
-    @Test func gravityTurnsAQuarterAndSceneReloads() {
+    @Test(.timeLimit(.minutes(3))) func gravityTurnsAQuarterAndSceneReloads() {
         var interaction = Interaction()
         #expect(run([.key(.character("g"))], on: &interaction) == [.send(.gravity(.angle(Double.pi, magnitude: 1)))])
         #expect(Interaction.quarterTurn(Double.pi) == -Double.pi / 2)
         #expect(run([.key(.character("r"))], on: &interaction) == [.send(.scene(name: "default"))])
     }
 
-    @Test func snapKeyNeedsASelection() {
+    @Test(.timeLimit(.minutes(3))) func snapKeyNeedsASelection() {
         var interaction = Interaction()
         #expect(run([.key(.character("s"))], on: &interaction) == [.notice("select an item first (Tab or click)")])
         _ = run([.key(.backTab)], on: &interaction)
         #expect(run([.key(.character("s"))], on: &interaction) == [.send(.snap(body: 2, x: 400, y: 300, damping: nil))])
     }
 
-    @Test func quitEndsAnOpenDragFirst() {
+    @Test(.timeLimit(.minutes(3))) func quitEndsAnOpenDragFirst() {
         var interaction = Interaction()
         #expect(run([.key(.character("q"))], on: &interaction) == [.quit])
         _ = run([.key(.character("d"))], on: &interaction)
@@ -119,7 +119,7 @@ import Testing
         #expect(run([.key(.control(0x1A))], on: &interaction) == [.suspend])
     }
 
-    @Test func helpOverlaySwallowsTheNextKey() {
+    @Test(.timeLimit(.minutes(3))) func helpOverlaySwallowsTheNextKey() {
         var interaction = Interaction()
         _ = run([.key(.character("?"))], on: &interaction)
         #expect(interaction.showHelp)
@@ -127,14 +127,14 @@ import Testing
         #expect(!interaction.showHelp)
     }
 
-    @Test func numberKeysLoadTheListedScenes() {
+    @Test(.timeLimit(.minutes(3))) func numberKeysLoadTheListedScenes() {
         var interaction = Interaction()
         #expect(run(keys("1"), on: &interaction) == [.send(.scene(name: "default"))])
         #expect(run(keys("7"), on: &interaction) == [.send(.scene(name: SceneCatalog.names[6]))])
         #expect(run(keys("9"), on: &interaction).isEmpty == (SceneCatalog.names.count < 9))
     }
 
-    @Test func cCyclesTheCollisionMode() {
+    @Test(.timeLimit(.minutes(3))) func cCyclesTheCollisionMode() {
         var interaction = Interaction()
         // The fixture scene collides everything: the next mode is items.
         #expect(run(keys("c"), on: &interaction) == [.send(.collision(mode: .items))])
@@ -142,7 +142,7 @@ import Testing
         #expect(Interaction.nextCollisionMode(after: .boundaries) == .everything)
     }
 
-    @Test func nSpawnsABoxAtTheCursorAndXRemovesTheSelection() {
+    @Test(.timeLimit(.minutes(3))) func nSpawnsABoxAtTheCursorAndXRemovesTheSelection() {
         var interaction = Interaction()
         _ = run([.key(.right)], on: &interaction)
         #expect(run(keys("n"), on: &interaction) == [.send(.spawn(shape: .rect, width: 60, height: 60, x: 410, y: 300,
@@ -152,7 +152,7 @@ import Testing
         #expect(run(keys("x"), on: &interaction) == [.send(.remove(body: 1))])
     }
 
-    @Test func eOpensTheLineOnTheSelectionsProperties() {
+    @Test(.timeLimit(.minutes(3))) func eOpensTheLineOnTheSelectionsProperties() {
         var interaction = Interaction()
         _ = run([.key(.tab)], on: &interaction)
         #expect(run(keys("e"), on: &interaction).isEmpty)
@@ -166,7 +166,7 @@ import Testing
         #expect(interaction.editing == nil)
     }
 
-    @Test func theColonLineTakesEveryKeyUntilEnterOrEscape() {
+    @Test(.timeLimit(.minutes(3))) func theColonLineTakesEveryKeyUntilEnterOrEscape() {
         var interaction = Interaction()
         #expect(run(keys(":scene snq") + [.key(.backspace)] + keys("ap"), on: &interaction).isEmpty)
         #expect(interaction.commandLine.text == "scene snap")
@@ -179,14 +179,14 @@ import Testing
         #expect(run(keys(":") + [.key(.control(3))], on: &interaction) == [.quit])
     }
 
-    @Test func kTogglesContactEvents() {
+    @Test(.timeLimit(.minutes(3))) func kTogglesContactEvents() {
         var interaction = Interaction()
         #expect(run(keys("k"), on: &interaction) == [.send(.subscribe(SubscriptionChange(contacts: true)))])
         #expect(interaction.showContacts)
         #expect(run(keys("k"), on: &interaction) == [.send(.subscribe(SubscriptionChange(contacts: false)))])
     }
 
-    @Test func ownDragIsKnownLocallyFromThePress() {
+    @Test(.timeLimit(.minutes(3))) func ownDragIsKnownLocallyFromThePress() {
         var interaction = Interaction()
         _ = run([mouse(.press, .left, 50, 15)], on: &interaction)
         // Cell (50, 15) is world (405, 310); the box's centre is (400, 300).
@@ -198,7 +198,7 @@ import Testing
         #expect(interaction.ownDrag == nil)
     }
 
-    @Test func pHoldsAndResumesAndDotSteps() {
+    @Test(.timeLimit(.minutes(3))) func pHoldsAndResumesAndDotSteps() {
         var interaction = Interaction()
         #expect(run(keys("p"), on: &interaction) == [.send(.pause)])
         #expect(run(keys("."), on: &interaction) == [.send(.step(ticks: 1))])
@@ -209,7 +209,7 @@ import Testing
         #expect(interaction.handle(.key(.character("p")), world: held, viewport: nil, poses: [:]) == [.send(.resume)])
     }
 
-    @Test func fPlacesAFieldAtTheCursorAndCyclesItsKind() {
+    @Test(.timeLimit(.minutes(3))) func fPlacesAFieldAtTheCursorAndCyclesItsKind() {
         var interaction = Interaction()
         let region = FieldRegionSpec(.radius(Interaction.fieldRadius))
         #expect(run(keys("f"), on: &interaction) == [.send(.field(kind: .linearGravity, FieldParameters(
@@ -219,7 +219,7 @@ import Testing
         #expect(run(keys("f"), on: &interaction) == [.send(.field(kind: .radialGravity, FieldParameters(x: 400, y: 300, region: region)))])
     }
 
-    @Test func releasingAMovingDragFlingsTheItem() {
+    @Test(.timeLimit(.minutes(3))) func releasingAMovingDragFlingsTheItem() {
         var interaction = Interaction()
         _ = run([mouse(.press, .left, 50, 15)], on: &interaction, atMs: 1000)
         _ = run([mouse(.motion, .left, 52, 15)], on: &interaction, atMs: 1020)
@@ -230,7 +230,7 @@ import Testing
                             .send(.velocity(body: 1, vx: 1000, vy: 0, av: nil, add: false))])
     }
 
-    @Test func releasingAfterThePointerStoppedDoesNotFling() {
+    @Test(.timeLimit(.minutes(3))) func releasingAfterThePointerStoppedDoesNotFling() {
         var interaction = Interaction()
         _ = run([mouse(.press, .left, 50, 15)], on: &interaction, atMs: 1000)
         _ = run([mouse(.motion, .left, 54, 15)], on: &interaction, atMs: 1020)
@@ -238,7 +238,7 @@ import Testing
         #expect(actions == [.send(.drag(phase: .end, x: nil, y: nil, body: nil))])
     }
 
-    @Test func pressingAnAnchorMarkerAndMovingMovesTheAnchor() {
+    @Test(.timeLimit(.minutes(3))) func pressingAnAnchorMarkerAndMovingMovesTheAnchor() {
         var world = Fixtures.world()
         var scene = Fixtures.scene
         var attachment = AttachmentInfo(body: 1, anchor: Point(405, 110), offset: Point(0, 0), length: 190, frequency: 0, damping: 0)

@@ -3,7 +3,7 @@ import Testing
 @testable import dynclient
 
 @Suite struct PointerTrackTests {
-    @Test func velocityOverTheRecentSamples() {
+    @Test(.timeLimit(.minutes(3))) func velocityOverTheRecentSamples() {
         var track = PointerTrack()
         track.add(Point(0, 0), atMs: 0)
         track.add(Point(100, 0), atMs: 200)
@@ -15,7 +15,7 @@ import Testing
         #expect(vy == 150)
     }
 
-    @Test func aPointerThatStoppedOrOneSampleGivesNoVelocity() {
+    @Test(.timeLimit(.minutes(3))) func aPointerThatStoppedOrOneSampleGivesNoVelocity() {
         var track = PointerTrack()
         track.add(Point(0, 0), atMs: 0)
         #expect(track.velocity(atMs: 0) == (0, 0))

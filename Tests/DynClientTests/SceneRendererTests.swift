@@ -15,7 +15,7 @@ import Testing
         (0..<30).reduce(0) { total, row in total + (0..<100).filter { frame[$0, row].style.reverse }.count }
     }
 
-    @Test func theBoxIsFilledInItsColourAroundItsCentre() {
+    @Test(.timeLimit(.minutes(3))) func theBoxIsFilledInItsColourAroundItsCentre() {
         let frame = render(Fixtures.world())
         // Box (350...450, 250...350) covers cells 45...54 across and 13...17 down; (50, 15) is the cursor.
         #expect(frame[47, 14] == Cell(scalar: Unicode.Scalar(0x28FF)!, style: CellStyle(foreground: RGB(255, 0, 0))))
@@ -24,13 +24,13 @@ import Testing
         #expect(frame[50, 15] == Cell(scalar: "+", style: CellStyle(bold: true, reverse: true)))
     }
 
-    @Test func movingTheBoxMovesItsCells() {
+    @Test(.timeLimit(.minutes(3))) func movingTheBoxMovesItsCells() {
         let frame = render(Fixtures.world(boxX: 600))
         #expect(frame[67, 14].style.foreground == RGB(255, 0, 0))
         #expect(frame[47, 14] == .blank)
     }
 
-    @Test func worldBoundsAndStatusLineAreDrawn() {
+    @Test(.timeLimit(.minutes(3))) func worldBoundsAndStatusLineAreDrawn() {
         let frame = render(Fixtures.world())
         #expect(frame[10, 5].scalar == Unicode.Scalar(0x2847)!)
         #expect(frame[89, 5].scalar == Unicode.Scalar(0x28B8)!)
@@ -39,7 +39,7 @@ import Testing
         #expect(frame.text(row: 32).hasPrefix(HelpText.hint))
     }
 
-    @Test func dragsAreLinesToTheGrabPointLabelledWithTheName() {
+    @Test(.timeLimit(.minutes(3))) func dragsAreLinesToTheGrabPointLabelledWithTheName() {
         var world = WorldModel()
         world.apply(welcome: Fixtures.welcome)
         world.apply(scene: Fixtures.scene)
@@ -52,7 +52,7 @@ import Testing
         #expect(frame[30, 15].style.foreground == SceneRenderer.dragColor)
     }
 
-    @Test func selectedItemIsOutlinedInWhite() {
+    @Test(.timeLimit(.minutes(3))) func selectedItemIsOutlinedInWhite() {
         var interaction = Interaction()
         _ = interaction.handle(.key(.tab), world: Fixtures.world(), viewport: nil, poses: [:])
         let frame = render(Fixtures.world(), interaction: interaction)
@@ -60,13 +60,13 @@ import Testing
         #expect(frame[47, 14].style.foreground == RGB(255, 0, 0))
     }
 
-    @Test func tinyTerminalAsksForRoom() {
+    @Test(.timeLimit(.minutes(3))) func tinyTerminalAsksForRoom() {
         let frame = SceneRenderer.render(world: Fixtures.world(), poses: [:], interaction: Interaction(), status: status,
                                          columns: 19, rows: 10)
         #expect(frame.text(row: 0).hasPrefix("terminal too small"))
     }
 
-    @Test func helpOverlayShowsTheKeys() {
+    @Test(.timeLimit(.minutes(3))) func helpOverlayShowsTheKeys() {
         var interaction = Interaction()
         _ = interaction.handle(.key(.character("?")), world: Fixtures.world(), viewport: nil, poses: [:])
         let frame = render(Fixtures.world(), interaction: interaction)
@@ -80,7 +80,7 @@ import Testing
         }
     }
 
-    @Test func bothHelpPagesFitAnEightyByTwentyFourTerminal() {
+    @Test(.timeLimit(.minutes(3))) func bothHelpPagesFitAnEightyByTwentyFourTerminal() {
         for page in 1...2 {
             let lines = HelpText.page(page, columns: 80)
             #expect(lines.count <= 21, "page \(page)")
@@ -88,7 +88,7 @@ import Testing
         }
     }
 
-    @Test func helpNamesEveryCommandAndTheHintFitsEightyColumns() {
+    @Test(.timeLimit(.minutes(3))) func helpNamesEveryCommandAndTheHintFitsEightyColumns() {
         let help = HelpText.commands.joined(separator: " ")
         for word in ShortCommand.commandWords {
             #expect(help.contains(word), "\(word)")
@@ -96,7 +96,7 @@ import Testing
         #expect(HelpText.hint.count < 80)
     }
 
-    @Test func withoutColourItemsAreOutlinesAndTheSelectionIsReverseVideo() {
+    @Test(.timeLimit(.minutes(3))) func withoutColourItemsAreOutlinesAndTheSelectionIsReverseVideo() {
         let mono = RenderOptions(monochrome: true)
         let plain = render(Fixtures.world(), options: mono)
         // The box's inside (cell 47, 14) is empty: an outline only; the cursor is the one reverse cell.
@@ -112,7 +112,7 @@ import Testing
         #expect(selected[47, 14].scalar == Unicode.Scalar(0x28FF)!)
     }
 
-    @Test func aBannerDimsTheWorldAndSitsInTheMiddle() {
+    @Test(.timeLimit(.minutes(3))) func aBannerDimsTheWorldAndSitsInTheMiddle() {
         let frame = render(Fixtures.world(), options: RenderOptions(banner: ["disconnected", "server gone"]))
         #expect((0..<30).contains { frame.text(row: $0).contains(" disconnected ") })
         #expect(frame[47, 14].style.dim || frame[47, 14].style.reverse)
@@ -122,7 +122,7 @@ import Testing
         #expect(!frame[0, 33].style.dim)
     }
 
-    @Test func fieldsShowTheirRegionAndTheirKindsLetter() {
+    @Test(.timeLimit(.minutes(3))) func fieldsShowTheirRegionAndTheirKindsLetter() {
         var world = Fixtures.world()
         var scene = Fixtures.scene
         scene.fields = [FieldInfo(id: 5, kind: .vortex, x: 200, y: 450, region: FieldRegionSpec(.radius(60)))]
@@ -134,7 +134,7 @@ import Testing
         #expect(frame[36, 22].style.foreground == SceneRenderer.fieldColor)
     }
 
-    @Test func ownDragIsDrawnFromTheLocalPointerNotTheSnapshot() {
+    @Test(.timeLimit(.minutes(3))) func ownDragIsDrawnFromTheLocalPointerNotTheSnapshot() {
         var world = WorldModel()
         world.apply(welcome: Fixtures.welcome)
         world.apply(scene: Fixtures.scene)

@@ -6,13 +6,13 @@ import Testing
 
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    @Test func identicalFramesWriteNothing() {
+    @Test(.timeLimit(.minutes(3))) func identicalFramesWriteNothing() {
         var frame = ScreenFrame(columns: 4, rows: 2)
         frame.put("ab", column: 0, row: 0)
         #expect(ScreenDiff.render(previous: frame, next: frame, colorMode: .trueColor).isEmpty)
     }
 
-    @Test func oneChangedCellIsOneMoveOneStyleOneCharacter() {
+    @Test(.timeLimit(.minutes(3))) func oneChangedCellIsOneMoveOneStyleOneCharacter() {
         let before = ScreenFrame(columns: 4, rows: 2)
         var after = before
         after[2, 1] = Cell(scalar: "X", style: CellStyle(foreground: red))
@@ -24,7 +24,7 @@ import Testing
             == "\u{1B}[?2026h\u{1B}[2;3HX\u{1B}[?2026l")
     }
 
-    @Test func adjacentChangesShareOneCursorMove() {
+    @Test(.timeLimit(.minutes(3))) func adjacentChangesShareOneCursorMove() {
         let before = ScreenFrame(columns: 6, rows: 1)
         var after = before
         after.put("abc", column: 1, row: 0)
@@ -32,7 +32,7 @@ import Testing
             == "\u{1B}[?2026h\u{1B}[1;2Habc\u{1B}[?2026l")
     }
 
-    @Test func shortGapsAreRewrittenLongGapsAreJumped() {
+    @Test(.timeLimit(.minutes(3))) func shortGapsAreRewrittenLongGapsAreJumped() {
         let before = ScreenFrame(columns: 20, rows: 1)
         var after = before
         after.put("a", column: 0, row: 0)
@@ -42,7 +42,7 @@ import Testing
             == "\u{1B}[?2026h\u{1B}[1;1Ha  b\u{1B}[1;16Hc\u{1B}[?2026l")
     }
 
-    @Test func styleIsSentOnlyWhenItChanges() {
+    @Test(.timeLimit(.minutes(3))) func styleIsSentOnlyWhenItChanges() {
         let before = ScreenFrame(columns: 4, rows: 1)
         var after = before
         after.put("ab", column: 0, row: 0, style: CellStyle(reverse: true))
@@ -51,7 +51,7 @@ import Testing
             == "\u{1B}[?2026h\u{1B}[1;1H\u{1B}[0;7mab\u{1B}[0mc\u{1B}[?2026l")
     }
 
-    @Test func firstFrameClearsAndDrawsOnlyNonBlankCells() {
+    @Test(.timeLimit(.minutes(3))) func firstFrameClearsAndDrawsOnlyNonBlankCells() {
         var frame = ScreenFrame(columns: 3, rows: 2)
         frame.put("z", column: 1, row: 1)
         #expect(text(ScreenDiff.render(previous: nil, next: frame, colorMode: .none))
@@ -61,7 +61,7 @@ import Testing
             == "\u{1B}[?2026h\u{1B}[0m\u{1B}[2J\u{1B}[?2026l")
     }
 
-    @Test func afterTheLastColumnTheCursorIsMovedAgain() {
+    @Test(.timeLimit(.minutes(3))) func afterTheLastColumnTheCursorIsMovedAgain() {
         let before = ScreenFrame(columns: 2, rows: 2)
         var after = before
         after.put("ab", column: 1, row: 0)
@@ -70,7 +70,7 @@ import Testing
             == "\u{1B}[?2026h\u{1B}[1;2Ha\u{1B}[2;1Hc\u{1B}[?2026l")
     }
 
-    @Test func serverTextCannotInjectEscapes() {
+    @Test(.timeLimit(.minutes(3))) func serverTextCannotInjectEscapes() {
         var frame = ScreenFrame(columns: 8, rows: 1)
         frame.put("a\u{1B}[2Jé", column: 0, row: 0)
         #expect(frame.text(row: 0) == "a?[2J?  ")

@@ -31,24 +31,24 @@ import Testing
         }
     }
 
-    @Test func scene() throws {
+    @Test(.timeLimit(.minutes(3))) func scene() throws {
         #expect(try json("scene snap") == #"{"type":"scene","name":"snap"}"#)
     }
 
-    @Test func collision() throws {
+    @Test(.timeLimit(.minutes(3))) func collision() throws {
         #expect(try json("collision items") == #"{"type":"collision","mode":"items"}"#)
         #expect(try json("collision boundaries") == #"{"type":"collision","mode":"boundaries"}"#)
         #expect(try json("collision everything") == #"{"type":"collision","mode":"everything"}"#)
     }
 
-    @Test func gravityAsAngleVectorOrMagnitude() throws {
+    @Test(.timeLimit(.minutes(3))) func gravityAsAngleVectorOrMagnitude() throws {
         #expect(try json("gravity 0 2") == #"{"type":"gravity","angle":0,"magnitude":2}"#)
         #expect(try json("gravity 180deg 1") == #"{"type":"gravity","angle":3.141592653589793,"magnitude":1}"#)
         #expect(try json("gravity xy 0 -1") == #"{"type":"gravity","dx":0,"dy":-1}"#)
         #expect(try json("gravity 0") == #"{"type":"gravity","magnitude":0}"#)
     }
 
-    @Test func spawnAtTheCursorOrAtAPoint() throws {
+    @Test(.timeLimit(.minutes(3))) func spawnAtTheCursorOrAtAPoint() throws {
         #expect(try json("spawn rect 40 30") ==
             #"{"type":"spawn","shape":"rect","width":40,"height":30,"x":120,"y":80}"#)
         #expect(try json("spawn ellipse 50 50 300 200 elasticity=0.9 color=#ff0000") ==
@@ -57,13 +57,13 @@ import Testing
             #"{"type":"spawn","shape":"rect","width":10,"height":10,"x":1,"y":2,"angle":1.5707963267948966,"vx":5,"vy":-5,"anchored":true}"#)
     }
 
-    @Test func removeTheSelectionOrAnID() throws {
+    @Test(.timeLimit(.minutes(3))) func removeTheSelectionOrAnID() throws {
         #expect(try json("remove") == #"{"type":"remove","body":7}"#)
         #expect(try json("remove 12") == #"{"type":"remove","body":12}"#)
         #expect(try json("remove #12") == #"{"type":"remove","body":12}"#)
     }
 
-    @Test func setPropertiesOfTheSelectionOrAnID() throws {
+    @Test(.timeLimit(.minutes(3))) func setPropertiesOfTheSelectionOrAnID() throws {
         #expect(try json("set elasticity 0.8") == #"{"type":"set","body":7,"elasticity":0.8}"#)
         #expect(try json("set 3 friction 0.5 allows_rotation false") ==
             #"{"type":"set","body":3,"friction":0.5,"allows_rotation":false}"#)
@@ -71,13 +71,13 @@ import Testing
             ##"{"type":"set","body":3,"density":2,"resistance":1,"angular_resistance":0.5,"anchored":true,"color":"#00ff00"}"##)
     }
 
-    @Test func tap() throws {
+    @Test(.timeLimit(.minutes(3))) func tap() throws {
         #expect(try json("tap 400 300") == #"{"type":"tap","x":400,"y":300,"mode":"continuous"}"#)
         #expect(try json("  tap\t400.5  -3 instantaneous ") == #"{"type":"tap","x":400.5,"y":-3,"mode":"instantaneous"}"#)
         #expect(try json("tap 1 2 body=4") == #"{"type":"tap","x":1,"y":2,"body":4,"mode":"continuous"}"#)
     }
 
-    @Test func push() throws {
+    @Test(.timeLimit(.minutes(3))) func push() throws {
         #expect(try json("push 3 0 1 instantaneous") ==
             #"{"type":"push","body":3,"angle":0,"magnitude":1,"mode":"instantaneous"}"#)
         #expect(try json("push 3 1.5 -2") == #"{"type":"push","body":3,"angle":1.5,"magnitude":-2}"#)
@@ -87,27 +87,27 @@ import Testing
         #expect(try json("push 4 active=false") == #"{"type":"push","body":4,"active":false}"#)
     }
 
-    @Test func drag() throws {
+    @Test(.timeLimit(.minutes(3))) func drag() throws {
         #expect(try json("drag begin 400 300") == #"{"type":"drag","phase":"begin","x":400,"y":300}"#)
         #expect(try json("drag begin 400 300 body=2") == #"{"type":"drag","phase":"begin","x":400,"y":300,"body":2}"#)
         #expect(try json("drag move 410 280") == #"{"type":"drag","phase":"move","x":410,"y":280}"#)
         #expect(try json("drag end") == #"{"type":"drag","phase":"end"}"#)
     }
 
-    @Test func snapAndUnsnap() throws {
+    @Test(.timeLimit(.minutes(3))) func snapAndUnsnap() throws {
         #expect(try json("snap 3 200 150") == #"{"type":"snap","body":3,"x":200,"y":150}"#)
         #expect(try json("snap 200 150 damping=0.9") == #"{"type":"snap","body":7,"x":200,"y":150,"damping":0.9}"#)
         #expect(try json("snap off") == #"{"type":"snap","body":7,"active":false}"#)
         #expect(try json("snap 3 off") == #"{"type":"snap","body":3,"active":false}"#)
     }
 
-    @Test func velocity() throws {
+    @Test(.timeLimit(.minutes(3))) func velocity() throws {
         #expect(try json("velocity 120 -40") == #"{"type":"velocity","body":7,"vx":120,"vy":-40,"add":true}"#)
         #expect(try json("velocity 3 120 -40 add=false") == #"{"type":"velocity","body":3,"vx":120,"vy":-40,"add":false}"#)
         #expect(try json("velocity av=2") == #"{"type":"velocity","body":7,"av":2,"add":true}"#)
     }
 
-    @Test func attachToAnAnchorOrAnItem() throws {
+    @Test(.timeLimit(.minutes(3))) func attachToAnAnchorOrAnItem() throws {
         #expect(try json("attach 400 100") == #"{"type":"attach","body":7,"anchor":{"x":400,"y":100},"kind":"distance"}"#)
         #expect(try json("attach 3 400 100 length=50 frequency=2 damping=0.3 offset=0,-10") ==
             #"{"type":"attach","body":3,"offset":{"x":0,"y":-10},"anchor":{"x":400,"y":100},"kind":"distance","length":50,"frequency":2,"damping":0.3}"#)
@@ -117,12 +117,12 @@ import Testing
             #"{"type":"attach","body":7,"anchor":{"x":400,"y":300},"kind":"sliding","axis":{"dx":1,"dy":0},"range":[-50,50]}"#)
     }
 
-    @Test func anchorAndDetach() throws {
+    @Test(.timeLimit(.minutes(3))) func anchorAndDetach() throws {
         #expect(try json("anchor 2 350 120") == #"{"type":"anchor","attachment":2,"x":350,"y":120}"#)
         #expect(try json("detach 2") == #"{"type":"detach","attachment":2}"#)
     }
 
-    @Test func fieldCreateUpdateRemove() throws {
+    @Test(.timeLimit(.minutes(3))) func fieldCreateUpdateRemove() throws {
         #expect(try json("field vortex 400 300 strength=2 radius=150") ==
             #"{"type":"field","kind":"vortex","x":400,"y":300,"strength":2,"region":{"radius":150}}"#)
         #expect(try json("field linear_gravity 0 0 direction=1,0 size=200,100 bodies=3,4 falloff=1 min_radius=5") ==
@@ -134,7 +134,7 @@ import Testing
         #expect(try json("unfield 5") == #"{"type":"unfield","field":5}"#)
     }
 
-    @Test func boundaryAndBounds() throws {
+    @Test(.timeLimit(.minutes(3))) func boundaryAndBounds() throws {
         #expect(try json("boundary ledge 100,400 300,420") ==
             #"{"type":"boundary","boundary":"ledge","points":[[100,400],[300,420]],"closed":false}"#)
         #expect(try json("boundary box 0,0 10,0 10,10 closed") ==
@@ -145,7 +145,7 @@ import Testing
             #"{"type":"bounds","enabled":true,"insets":{"top":10,"left":20,"bottom":30,"right":40}}"#)
     }
 
-    @Test func groupsAndTime() throws {
+    @Test(.timeLimit(.minutes(3))) func groupsAndTime() throws {
         #expect(try json("group 3 4 #5") == #"{"type":"group","bodies":[3,4,5]}"#)
         #expect(try json("ungroup 1") == #"{"type":"ungroup","group":1}"#)
         #expect(try json("pause") == #"{"type":"pause"}"#)
@@ -155,24 +155,24 @@ import Testing
         #expect(try json("set charge -2") == #"{"type":"set","body":7,"charge":-2}"#)
     }
 
-    @Test func subscribe() throws {
+    @Test(.timeLimit(.minutes(3))) func subscribe() throws {
         #expect(try json("subscribe contacts=on snapshots=none") ==
             #"{"type":"subscribe","contacts":true,"snapshots":"none"}"#)
         #expect(try json("subscribe notices=off hz=10") == #"{"type":"subscribe","notices":false,"snapshot_hz":10}"#)
     }
 
-    @Test func helloAndPing() throws {
+    @Test(.timeLimit(.minutes(3))) func helloAndPing() throws {
         #expect(try json("hello bob token=s3cret") == #"{"type":"hello","name":"bob","token":"s3cret","protocol":1}"#)
         #expect(try json("ping") == #"{"type":"ping","t":12.5}"#)
     }
 
-    @Test func trailingIDSetsTheMessageID() throws {
+    @Test(.timeLimit(.minutes(3))) func trailingIDSetsTheMessageID() throws {
         #expect(try json("scene snap id=load-1") == #"{"type":"scene","id":"load-1","name":"snap"}"#)
         #expect(try json("remove id=42") == #"{"type":"remove","id":42,"body":7}"#)
         #expect(try json("ping id=p") == #"{"type":"ping","id":"p","t":12.5}"#)
     }
 
-    @Test func waitBlankCommentAndRawJSON() throws {
+    @Test(.timeLimit(.minutes(3))) func waitBlankCommentAndRawJSON() throws {
         #expect(try ShortCommand.parse("wait 500") == .wait(milliseconds: 500))
         #expect(try ShortCommand.parse("   ") == .nothing)
         #expect(try ShortCommand.parse("# a comment") == .nothing)
@@ -180,7 +180,7 @@ import Testing
         #expect(try ShortCommand.parse("{not json") == .raw(Array("{not json\n".utf8)))
     }
 
-    @Test func leftOutIDWithoutASelectionIsRefused() {
+    @Test(.timeLimit(.minutes(3))) func leftOutIDWithoutASelectionIsRefused() {
         let none = ShortContext()
         #expect(refused("remove", context: none) == "remove: no item selected: give its ID; expected remove [ID]")
         #expect(refused("set elasticity 1", context: none).hasPrefix("set: no item selected"))
@@ -188,7 +188,7 @@ import Testing
             "spawn: give X Y (there is no cursor here); expected spawn rect|ellipse W H [X Y] [angle=A] [vx=V] [vy=V] [PROP=VALUE...]")
     }
 
-    @Test func everyMistakeIsNamed() {
+    @Test(.timeLimit(.minutes(3))) func everyMistakeIsNamed() {
         let cases: [(String, String)] = [
             ("tap 1", "tap: 1 argument is not what it takes"),
             ("tap x 2", "tap: X \"x\" is not a finite number"),
@@ -269,7 +269,7 @@ import Testing
         }
     }
 
-    @Test func everyCommandWordHasAFormAndParsesSomething() {
+    @Test(.timeLimit(.minutes(3))) func everyCommandWordHasAFormAndParsesSomething() {
         for word in ShortCommand.commandWords {
             #expect(ShortCommand.forms[word] != nil, "\(word)")
             do {

@@ -16,7 +16,7 @@ import Testing
         return info
     }
 
-    @Test func connectedLineListsEveryFieldInOrderOfImportance() {
+    @Test(.timeLimit(.minutes(3))) func connectedLineListsEveryFieldInOrderOfImportance() {
         var info = connected
         info.selection = "#4 rect 100x100 e0.5"
         let text = StatusLine.text(info, width: 160)
@@ -24,7 +24,7 @@ import Testing
         #expect(text.count == 160)
     }
 
-    @Test func eightyColumnsKeepConnectionSceneStateTickClientsAndSelection() {
+    @Test(.timeLimit(.minutes(3))) func eightyColumnsKeepConnectionSceneStateTickClientsAndSelection() {
         var info = connected
         info.motion = .held
         info.selection = "#4 rect 100x100"
@@ -32,7 +32,7 @@ import Testing
             " connected | scene snap | held | tick 1234 | 3 clients | sel #4 rect 100x100    ")
     }
 
-    @Test func theConnectionStateAndSceneSurviveANarrowTerminal() {
+    @Test(.timeLimit(.minutes(3))) func theConnectionStateAndSceneSurviveANarrowTerminal() {
         #expect(StatusLine.text(connected, width: 30) == " connected | scene snap       ")
         #expect(StatusLine.text(connected, width: 8) == " connect")
         // A field with room for a few characters is cut, not dropped.
@@ -42,26 +42,26 @@ import Testing
             " connected | scene snap | running | tick 1234 | 3 clients | sel #12 e~")
     }
 
-    @Test func reconnectingSaysWhenAndWhy() {
+    @Test(.timeLimit(.minutes(3))) func reconnectingSaysWhenAndWhy() {
         var info = connected
         info.connection = .reconnecting(inMs: 2250, attempt: 3, reason: "server gone")
         #expect(StatusLine.text(info, width: 80) ==
             StatusLine.fit(" reconnecting in 2.3 s | scene snap | server gone | attempt 3 | no selection", width: 80))
     }
 
-    @Test func aRefusedAdminCommandMakesTheLineSayReadOnly() {
+    @Test(.timeLimit(.minutes(3))) func aRefusedAdminCommandMakesTheLineSayReadOnly() {
         var info = connected
         info.readOnly = true
         #expect(StatusLine.text(info, width: 80).hasPrefix(" connected | scene snap | read-only: admin token needed | running |"))
     }
 
-    @Test func unauthorizedSaysWhatToDo() {
+    @Test(.timeLimit(.minutes(3))) func unauthorizedSaysWhatToDo() {
         var info = StatusInfo(address: "127.0.0.1:7700")
         info.connection = .unauthorized
         #expect(StatusLine.text(info, width: 80).hasPrefix(" unauthorized: give --token | scene - |"))
     }
 
-    @Test func selectionDescribesShapeSizeAndNonDefaultProperties() {
+    @Test(.timeLimit(.minutes(3))) func selectionDescribesShapeSizeAndNonDefaultProperties() {
         let plain = BodyInfo(id: 3, shape: .ellipse, width: 50, height: 40, color: "#ffffff")
         #expect(StatusLine.describe(plain) == "#3 ellipse 50x40")
         let bouncy = BodyInfo(id: 4, shape: .rect, width: 100, height: 100, elasticity: 0.9, friction: 0.25, density: 2,
@@ -72,7 +72,7 @@ import Testing
         #expect(StatusLine.compact(12.345) == "12.35")
     }
 
-    @Test func fixedPointFormatting() {
+    @Test(.timeLimit(.minutes(3))) func fixedPointFormatting() {
         #expect(StatusLine.format(12.345, decimals: 1) == "12.3")
         #expect(StatusLine.format(0.05, decimals: 2) == "0.05")
         #expect(StatusLine.format(-2.5, decimals: 0) == "-3")

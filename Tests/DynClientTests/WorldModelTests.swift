@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    @Test func steadySnapshotsPlayBackOneIntervalPlusAMarginBehind() {
+    @Test(.timeLimit(.minutes(3))) func steadySnapshotsPlayBackOneIntervalPlusAMarginBehind() {
         var world = world()
         feed(&world, ticks: stride(from: 2, to: 62, by: 2))
         // Interval 33.3 ms, no lateness: the delay is 33.3 + 5 ms; playback at 1900 ms shows server time
@@ -29,7 +29,7 @@ import Testing
         #expect(abs(x - (400 + (900 - 38.333) * 60 / 1000)) < 0.1, "\(x)")
     }
 
-    @Test func jitterGrowsTheBufferAndMotionNeverGoesBack() {
+    @Test(.timeLimit(.minutes(3))) func jitterGrowsTheBufferAndMotionNeverGoesBack() {
         var world = world()
         // Every third snapshot is 20 ms late, the rest on time: the buffer must cover the late ones.
         var shown: [Double] = []
@@ -53,7 +53,7 @@ import Testing
         #expect(zip(late, late.dropFirst()).filter { $1 == $0 }.count < 5)
     }
 
-    @Test func angleTakesTheShortWayAcrossPi() {
+    @Test(.timeLimit(.minutes(3))) func angleTakesTheShortWayAcrossPi() {
         var world = world()
         world.apply(snapshot: Fixtures.snapshot(tick: 6, boxAngle: 3.1), arrivalMs: 1100)
         world.apply(snapshot: Fixtures.snapshot(tick: 12, boxAngle: -3.1), arrivalMs: 1200)
@@ -64,7 +64,7 @@ import Testing
         #expect(abs(middle - (3.1 + (2 * Double.pi - 6.2) * 0.5)) < 1e-9, "\(middle)")
     }
 
-    @Test func pausedGapsAndRestartsShowTheLatestPosesAsTheyAre() {
+    @Test(.timeLimit(.minutes(3))) func pausedGapsAndRestartsShowTheLatestPosesAsTheyAre() {
         var world = world()
         feed(&world, ticks: stride(from: 2, to: 12, by: 2))
         world.apply(snapshot: Fixtures.snapshot(tick: 12, boxX: 440, paused: true), arrivalMs: 1200)
@@ -75,7 +75,7 @@ import Testing
         #expect(world.poses(atMs: 2033)[1]?.x == 10)
     }
 
-    @Test func itemsMissingFromTheSceneAreNotDrawn() {
+    @Test(.timeLimit(.minutes(3))) func itemsMissingFromTheSceneAreNotDrawn() {
         var world = WorldModel()
         world.apply(welcome: Fixtures.welcome)
         world.apply(snapshot: Fixtures.snapshot(tick: 2), arrivalMs: 0)
@@ -84,7 +84,7 @@ import Testing
         #expect(world.poses(atMs: 0).keys.sorted() == [1, 2])
     }
 
-    @Test func hitTestFindsTheItemUnderAPoint() {
+    @Test(.timeLimit(.minutes(3))) func hitTestFindsTheItemUnderAPoint() {
         let world = Fixtures.world()
         let poses = world.poses(atMs: 1000)
         #expect(world.body(at: Point(440, 340), poses: poses) == 1)
@@ -93,7 +93,7 @@ import Testing
         #expect(world.body(at: Point(230, 180), poses: poses) == nil)
     }
 
-    @Test func gravityDirectionAsAnAngle() {
+    @Test(.timeLimit(.minutes(3))) func gravityDirectionAsAnAngle() {
         let world = Fixtures.world()
         #expect(world.gravityAngleAndMagnitude?.angle == Double.pi / 2)
         #expect(world.gravityAngleAndMagnitude?.magnitude == 1)

@@ -10,7 +10,7 @@ import Testing
         return world
     }
 
-    @Test func defaultSceneKeepsTheBoxOnItsShelfFor10Seconds() throws {
+    @Test(.timeLimit(.minutes(3))) func defaultSceneKeepsTheBoxOnItsShelfFor10Seconds() throws {
         let world = load("default")
         let a = world.animator
         let box = try #require(a.itemIDs.first { a.item($0)?.shape == .rect && a.item($0)?.width == 40 && a.item($0)?.height == 40 })
@@ -24,7 +24,7 @@ import Testing
         #expect(worst < 20, "the shelf's box moved \(worst) pt from where it sat")
     }
 
-    @Test func defaultSceneComesToRest() throws {
+    @Test(.timeLimit(.minutes(3))) func defaultSceneComesToRest() throws {
         let world = load("default")
         let a = world.animator
         var steps = 0
@@ -32,7 +32,7 @@ import Testing
         #expect(!a.isRunning, "still moving after \(Double(steps) / 60) s")
     }
 
-    @Test func elasticitySceneBouncesTheStackTogetherAndTheLoneElasticSquareHigher() throws {
+    @Test(.timeLimit(.minutes(3))) func elasticitySceneBouncesTheStackTogetherAndTheLoneElasticSquareHigher() throws {
         let world = load("elasticity")
         let a = world.animator
         let ids = a.itemIDs

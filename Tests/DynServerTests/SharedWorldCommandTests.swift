@@ -11,7 +11,7 @@ import Testing
         return (world, world.animator.itemIDs[0])
     }
 
-    @Test func tapOnTheRightPushesTowardTheTapWithDistanceOver200() throws {
+    @Test(.timeLimit(.minutes(3))) func tapOnTheRightPushesTowardTheTapWithDistanceOver200() throws {
         let (world, id) = pushWorld()
         let fields = try world.tap(x: 600, y: 300, body: nil, mode: .continuous)
         #expect(fields.map(\.0) == ["body", "angle", "magnitude"])
@@ -24,7 +24,7 @@ import Testing
         #expect(abs(item.center.y - 300) < 0.01)
     }
 
-    @Test func tapFallsBackToTheNearestItemAndFailsInAnEmptyWorld() throws {
+    @Test(.timeLimit(.minutes(3))) func tapFallsBackToTheNearestItemAndFailsInAnEmptyWorld() throws {
         let (world, id) = pushWorld()
         let fields = try world.tap(x: 10, y: 10, body: nil, mode: .instantaneous)
         #expect(fields[0].1 == .number(Double(id)))
@@ -32,7 +32,7 @@ import Testing
         #expect(throws: ProtocolError(.noBody, "there is no item to tap")) { try world.tap(x: 1, y: 1, body: nil, mode: .continuous) }
     }
 
-    @Test func dragOffsetIsTheGrabPointInTheItemFrame() throws {
+    @Test(.timeLimit(.minutes(3))) func dragOffsetIsTheGrabPointInTheItemFrame() throws {
         let (world, id) = pushWorld()
         try world.animator.setTransform(id, center: Vec2(400, 300), angle: Double.pi / 2)
         _ = try world.dragBegin(client: 1, name: "a", x: 410, y: 300, body: nil)
@@ -43,13 +43,13 @@ import Testing
         #expect(world.dragInfos().map(\.body) == [id])
     }
 
-    @Test func dragMoveAndEndNeedABegin() {
+    @Test(.timeLimit(.minutes(3))) func dragMoveAndEndNeedABegin() {
         let (world, _) = pushWorld()
         #expect(throws: ProtocolError.self) { try world.dragMove(client: 3, x: 1, y: 1) }
         #expect(throws: ProtocolError.self) { try world.dragEnd(client: 3) }
     }
 
-    @Test func removingADraggedItemReleasesTheDragAndItsBehaviors() throws {
+    @Test(.timeLimit(.minutes(3))) func removingADraggedItemReleasesTheDragAndItsBehaviors() throws {
         let (world, id) = pushWorld()
         _ = try world.dragBegin(client: 1, name: "a", x: 400, y: 300, body: nil)
         _ = try world.snap(body: id, x: 100, y: 100, damping: nil)
@@ -62,7 +62,7 @@ import Testing
         #expect(throws: ProtocolError.self) { try world.removeBody(id) }
     }
 
-    @Test func everySceneLoadsAndIdsAreNeverReused() throws {
+    @Test(.timeLimit(.minutes(3))) func everySceneLoadsAndIdsAreNeverReused() throws {
         let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         var seen = Set<ItemID>()
         for name in Scenes.names {
@@ -77,7 +77,7 @@ import Testing
         #expect(throws: ProtocolError.self) { try world.loadScene("nope") }
     }
 
-    @Test func gravityChangesKeepTheOtherHalf() throws {
+    @Test(.timeLimit(.minutes(3))) func gravityChangesKeepTheOtherHalf() throws {
         let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         _ = try world.changeGravity(.magnitude(0.5))
         #expect(abs(world.gravity.direction.x) < 1e-12)
@@ -90,7 +90,7 @@ import Testing
         #expect(world.sceneInfo().gravity == GravityInfo(dx: 0, dy: -2, magnitude: 2))
     }
 
-    @Test func spawnOutsideTheWorldOrTooBigIsBadValue() {
+    @Test(.timeLimit(.minutes(3))) func spawnOutsideTheWorldOrTooBigIsBadValue() {
         let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         #expect(throws: ProtocolError.self) {
             try world.spawn(shape: .rect, width: 10, height: 10, x: 900, y: 10, angle: nil, vx: nil, vy: nil, patch: .init())
@@ -100,7 +100,7 @@ import Testing
         }
     }
 
-    @Test func setChangesPropertiesAndColourAndMarksTheStructure() throws {
+    @Test(.timeLimit(.minutes(3))) func setChangesPropertiesAndColourAndMarksTheStructure() throws {
         let (world, id) = pushWorld()
         world.structureChanged = false
         _ = try world.set(body: id, patch: PropertyPatch(elasticity: 0.7, allowsRotation: false, color: "#ABCDEF"))

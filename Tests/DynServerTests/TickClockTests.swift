@@ -2,7 +2,7 @@ import Testing
 @testable import dynserver
 
 @Suite struct TickClockTests {
-    @Test func sixtySecondsAtSixtyHertzIsThirtySixHundredTicksWhateverTheWakeups() {
+    @Test(.timeLimit(.minutes(3))) func sixtySecondsAtSixtyHertzIsThirtySixHundredTicksWhateverTheWakeups() {
         var clock = TickClock(hz: 60, startNs: 1_000)
         var now: UInt64 = 1_000
         var total: UInt64 = 0
@@ -18,7 +18,7 @@ import Testing
         #expect(clock.skippedTicks == 0)
     }
 
-    @Test func nextDelayNeverFiresEarly() {
+    @Test(.timeLimit(.minutes(3))) func nextDelayNeverFiresEarly() {
         var clock = TickClock(hz: 60, startNs: 0)
         _ = clock.due(nowNs: 0)
         let ms = clock.msUntilNext(nowNs: 0)
@@ -27,7 +27,7 @@ import Testing
         #expect(ran == 1)
     }
 
-    @Test func aLongStallRunsAtMostMaxCatchUpTicksAndMovesTheScheduleOn() {
+    @Test(.timeLimit(.minutes(3))) func aLongStallRunsAtMostMaxCatchUpTicksAndMovesTheScheduleOn() {
         var clock = TickClock(hz: 60, startNs: 0, maxCatchUp: 8)
         let first = clock.due(nowNs: 10_000_000_000)     // 600 ticks were due
         #expect(first == 8)
@@ -36,7 +36,7 @@ import Testing
         #expect(next == 1)
     }
 
-    @Test func ticksGivenBackAreDueAgainAtOnce() {
+    @Test(.timeLimit(.minutes(3))) func ticksGivenBackAreDueAgainAtOnce() {
         var clock = TickClock(hz: 60, startNs: 0)
         let due = clock.due(nowNs: 100_000_000)          // 6 ticks due
         #expect(due == 6)

@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func anchoredItemNeverMovesAndOthersRestOnIt() throws {
+@Test(.timeLimit(.minutes(3))) func anchoredItemNeverMovesAndOthersRestOnIt() throws {
     let a = makeWorld()
     let base = try a.addItem(width: 200, height: 100, center: Vec2(400, 450), angle: 0,
                              velocity: Vec2(50, 0), properties: .init(anchored: true))

@@ -4,7 +4,7 @@ import Testing
 /// `awakeContacts` (PhysicsWorld+Contacts.swift, `buildAwakeContacts`): in a mostly awake world, every live
 /// contact with an awake body, in id order (the narrow phase and the solver then walk the contacts front to
 /// back); in a mostly sleeping one, only the awake bodies' contacts, found through their lists.
-@Test func aMostlyAwakeWorldListsItsAwakeContactsInIdOrder() throws {
+@Test(.timeLimit(.minutes(3))) func aMostlyAwakeWorldListsItsAwakeContactsInIdOrder() throws {
     let a = makeWorld()
     a.sleepingEnabled = false
     for row in 0..<6 {
@@ -22,7 +22,7 @@ import Testing
     #expect(w.awakeContacts == expected)
 }
 
-@Test func aMostlySleepingWorldListsOnlyTheAwakeBodiesContacts() throws {
+@Test(.timeLimit(.minutes(3))) func aMostlySleepingWorldListsOnlyTheAwakeBodiesContacts() throws {
     let a = makeWorld()
     for k in 0..<6 {
         _ = try a.addItem(width: 30, height: 30, center: Vec2(100 + Double(k) * 31, 585))

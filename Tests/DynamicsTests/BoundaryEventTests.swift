@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func namedSegmentStopsAFallingItemAndReportsBeganThenEnded() throws {
+@Test(.timeLimit(.minutes(3))) func namedSegmentStopsAFallingItemAndReportsBeganThenEnded() throws {
     let a = makeWorld(collision: false)
     var c = CollisionBehavior(translatesReferenceBoundsIntoBoundary: false)
     c.addBoundary(id: "ledge", from: Vec2(100, 400), to: Vec2(700, 400))
@@ -25,7 +25,7 @@ import Testing
     #expect(a.center(id).y > 450)
 }
 
-@Test func itemItemContactsReportBeganWithTheLowerIDFirst() throws {
+@Test(.timeLimit(.minutes(3))) func itemItemContactsReportBeganWithTheLowerIDFirst() throws {
     let a = makeWorld()
     let lower = try a.addItem(width: 50, height: 50, center: Vec2(400, 575))
     let upper = try a.addItem(width: 50, height: 50, center: Vec2(400, 520))
@@ -38,7 +38,7 @@ import Testing
     #expect(a.takeContactEvents() == [.ended(lower, .item(upper))])
 }
 
-@Test func closedPathBoundaryContainsAnItem() throws {
+@Test(.timeLimit(.minutes(3))) func closedPathBoundaryContainsAnItem() throws {
     let a = makeWorld(collision: false)
     var c = CollisionBehavior(translatesReferenceBoundsIntoBoundary: false)
     c.addBoundary(id: "cup", points: [Vec2(300, 200), Vec2(500, 200), Vec2(500, 400), Vec2(300, 400)], closed: true)

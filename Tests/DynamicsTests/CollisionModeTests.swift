@@ -12,26 +12,26 @@ private func run(mode: CollisionMode) throws -> (leftX: Double, rightX: Double, 
     return (a.center(left).x, a.center(right).x, a.center(faller).y)
 }
 
-@Test func itemsModeCollidesItemsButPassesThroughBoundaries() throws {
+@Test(.timeLimit(.minutes(3))) func itemsModeCollidesItemsButPassesThroughBoundaries() throws {
     let r = try run(mode: .items)
     #expect(r.leftX < r.rightX)
     #expect(r.fallerY > 1000)
 }
 
-@Test func boundariesModePassesItemsThroughEachOtherButNotTheBounds() throws {
+@Test(.timeLimit(.minutes(3))) func boundariesModePassesItemsThroughEachOtherButNotTheBounds() throws {
     let r = try run(mode: .boundaries)
     #expect(r.leftX > r.rightX)
     #expect(r.leftX <= 775.5 && r.rightX >= 24.5)
     #expect(r.fallerY <= 575.5)
 }
 
-@Test func everythingModeCollidesBoth() throws {
+@Test(.timeLimit(.minutes(3))) func everythingModeCollidesBoth() throws {
     let r = try run(mode: .everything)
     #expect(r.leftX < r.rightX)
     #expect(r.fallerY <= 575.5)
 }
 
-@Test func itemsOutsideTheCollisionSelectionPassThrough() throws {
+@Test(.timeLimit(.minutes(3))) func itemsOutsideTheCollisionSelectionPassThrough() throws {
     let a = makeWorld(gravity: true, collision: false)
     let ghost = try a.addItem(width: 40, height: 40, center: Vec2(200, 100))
     let solid = try a.addItem(width: 40, height: 40, center: Vec2(400, 100))

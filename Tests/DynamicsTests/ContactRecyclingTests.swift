@@ -6,7 +6,7 @@ import Testing
 
 /// A settled stack, kept awake: nearly every contact is recycled each step instead of going through the
 /// narrow phase, and the stack still stands.
-@Test func aRestingStackRecyclesItsContacts() throws {
+@Test(.timeLimit(.minutes(3))) func aRestingStackRecyclesItsContacts() throws {
     let a = makeWorld()
     a.sleepingEnabled = false
     var ids: [ItemID] = []
@@ -31,7 +31,7 @@ import Testing
 
 /// A box sliding slowly along a ledge: while its contact is recycled, the separations it carries are the
 /// box's real distance to the ledge, and after it slid farther than the tolerance the narrow phase runs again.
-@Test func aRecycledContactTracksTheSeparationAndIsRecomputedOnceItMovedFarEnough() throws {
+@Test(.timeLimit(.minutes(3))) func aRecycledContactTracksTheSeparationAndIsRecomputedOnceItMovedFarEnough() throws {
     let a = makeWorld(collision: false)
     var c = CollisionBehavior(translatesReferenceBoundsIntoBoundary: false)
     c.addBoundary(id: "ledge", from: Vec2(0, 400), to: Vec2(800, 400))

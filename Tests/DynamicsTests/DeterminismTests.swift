@@ -27,7 +27,7 @@ private func busyScene() throws -> DynamicAnimator {
     return a
 }
 
-@Test func theSameSceneSteppedTwiceIsBitIdentical() throws {
+@Test(.timeLimit(.minutes(3))) func theSameSceneSteppedTwiceIsBitIdentical() throws {
     let first = try busyScene(), second = try busyScene()
     for _ in 0..<300 {
         first.step()
@@ -41,7 +41,7 @@ private func busyScene() throws -> DynamicAnimator {
     #expect(first.takeContactEvents() == second.takeContactEvents())
 }
 
-@Test func transformHashAfter600StepsIsPinned() throws {
+@Test(.timeLimit(.minutes(3))) func transformHashAfter600StepsIsPinned() throws {
     let a = try busyScene()
     for _ in 0..<600 { a.step() }
     #expect(transformHash(a) == pinnedHash)

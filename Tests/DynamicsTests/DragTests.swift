@@ -43,7 +43,7 @@ private func rightmostX(_ s: ItemState) -> Double {
     return s.center.x + abs(c) * s.width / 2 + abs(sn) * s.height / 2
 }
 
-@Test func unobstructedGrabPointTrailsByAtMostTwoTicksOfTravelAndArrivesWithin3Pt() throws {
+@Test(.timeLimit(.minutes(3))) func unobstructedGrabPointTrailsByAtMostTwoTicksOfTravelAndArrivesWithin3Pt() throws {
     let a = makeWorld()
     let id = try a.addItem(width: 80, height: 80, center: Vec2(200, 300))
     let offset = Vec2(10, -10)
@@ -68,7 +68,7 @@ private func rightmostX(_ s: ItemState) -> Double {
 }
 
 /// Drags a 50 x 50 box resting on the floor to the right wall and beyond (x = 900, then 5000).
-@Test(arguments: [Vec2(0, 0), Vec2(15, -15)])
+@Test(.timeLimit(.minutes(3)), arguments: [Vec2(0, 0), Vec2(15, -15)])
 func dragIntoTheWallStopsAgainstItWithoutSpinOrFakeVelocityAndReleasesGently(grab: Vec2) throws {
     let a = makeWorld()
     let id = try a.addItem(width: 50, height: 50, center: Vec2(600, 575), properties: .init(friction: 0.3))
@@ -106,7 +106,7 @@ func dragIntoTheWallStopsAgainstItWithoutSpinOrFakeVelocityAndReleasesGently(gra
 }
 
 /// The `attachment` scene's square hangs by a rigid rod; the pointer pulls it far beyond the rod's reach.
-@Test func dragAgainstARigidRodHoldsTheRodAndReportsRealMotion() throws {
+@Test(.timeLimit(.minutes(3))) func dragAgainstARigidRodHoldsTheRodAndReportsRealMotion() throws {
     let a = makeWorld()
     let anchor = Vec2(400, 90)
     let id = try a.addItem(width: 100, height: 100, center: Vec2(460, 270))
@@ -141,7 +141,7 @@ func dragIntoTheWallStopsAgainstItWithoutSpinOrFakeVelocityAndReleasesGently(gra
     #expect(after <= before + 50, "speed \(before) before the release, \(after) after")
 }
 
-@Test func dragAgainstASnapSettlesInBetweenAndTheSnapWinsAfterRelease() throws {
+@Test(.timeLimit(.minutes(3))) func dragAgainstASnapSettlesInBetweenAndTheSnapWinsAfterRelease() throws {
     let a = makeWorld(gravity: false)
     let id = try a.addItem(width: 80, height: 80, center: Vec2(400, 300))
     _ = try a.add(SnapBehavior(item: id, point: Vec2(400, 300)))
@@ -160,7 +160,7 @@ func dragIntoTheWallStopsAgainstItWithoutSpinOrFakeVelocityAndReleasesGently(gra
     #expect(distance(a.center(id), Vec2(400, 300)) < 2)
 }
 
-@Test func twoDragsFightingSettleInBetweenAndTheSurvivorLeadsAfterwards() throws {
+@Test(.timeLimit(.minutes(3))) func twoDragsFightingSettleInBetweenAndTheSurvivorLeadsAfterwards() throws {
     let a = makeWorld()
     let id = try a.addItem(width: 60, height: 60, center: Vec2(400, 300))
     let left = try a.add(DragBehavior(item: id, offset: Vec2(-20, 0), target: Vec2(100, 300)))

@@ -16,7 +16,7 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
     AABB(minX: x, minY: y, maxX: x + w, maxY: y + h)
 }
 
-@Test func treeQueriesAndPairUpdatesMatchBruteForce() {
+@Test(.timeLimit(.minutes(3))) func treeQueriesAndPairUpdatesMatchBruteForce() {
     var rng = LCG(state: 42)
     var phase = BroadPhase()
     var keys: [Int32] = []
@@ -60,7 +60,7 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
     #expect(reported == expected)
 }
 
-@Test func treeQueriesFindExactlyTheOverlappingFatBoxes() {
+@Test(.timeLimit(.minutes(3))) func treeQueriesFindExactlyTheOverlappingFatBoxes() {
     var rng = LCG(state: 7)
     var tree = DynamicTree(margin: 2)
     var ids: [Int32] = []
@@ -85,7 +85,7 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
     #expect(tree.proxyCount == kept.count)
 }
 
-@Test func aThousandProxiesAtOnePointPairUpCompletely() {
+@Test(.timeLimit(.minutes(3))) func aThousandProxiesAtOnePointPairUpCompletely() {
     var phase = BroadPhase()
     for k in 0..<1000 { _ = phase.createProxy(box(400, 300, 20, 20), owner: Int32(k), isStatic: false) }
     var pairs: [ProxyPair] = []
@@ -95,7 +95,7 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
     #expect(distinct == 499_500)
 }
 
-@Test func aSmallMoveInsideTheFatBoxIsNotAMove() {
+@Test(.timeLimit(.minutes(3))) func aSmallMoveInsideTheFatBoxIsNotAMove() {
     var tree = DynamicTree(margin: 4)
     let id = tree.createProxy(box(0, 0, 10, 10), userData: 0)
     #expect(tree.moveProxy(id, box(2, 2, 10, 10)) == false)
@@ -103,7 +103,7 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
 }
 
 /// A static proxy pairs with movable ones only, and a pair whose two proxies both moved is reported once.
-@Test func staticProxiesPairOnlyWithMovableOnes() {
+@Test(.timeLimit(.minutes(3))) func staticProxiesPairOnlyWithMovableOnes() {
     var phase = BroadPhase()
     let s1 = phase.createProxy(box(0, 0, 10, 10), owner: -1, isStatic: true)
     let s2 = phase.createProxy(box(5, 5, 10, 10), owner: -2, isStatic: true)
@@ -120,7 +120,7 @@ private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> AABB {
 
 /// A reinserted fat box reaches four steps of motion ahead (and only ahead), so a proxy moving steadily at
 /// 5 pt per step is reinserted once every few steps instead of every other step.
-@Test func aReinsertedFatBoxReachesAheadAlongTheMotion() {
+@Test(.timeLimit(.minutes(3))) func aReinsertedFatBoxReachesAheadAlongTheMotion() {
     var tree = DynamicTree(margin: 10)
     let id = tree.createProxy(box(0, 0, 10, 10), userData: 0)
     let reinserted = tree.moveProxy(id, box(15, 0, 10, 10), displacement: Vec2(5, 0))

@@ -17,12 +17,12 @@ private func reboundHeight(elasticity: Double) throws -> Double {
     return restY - highest
 }
 
-@Test func elasticityOneReboundsToAtLeast90PercentOfTheDropHeight() throws {
+@Test(.timeLimit(.minutes(3))) func elasticityOneReboundsToAtLeast90PercentOfTheDropHeight() throws {
     let h = try reboundHeight(elasticity: 1)
     #expect(h >= 0.9 * 450)
     #expect(h <= 1.01 * 450)
 }
 
-@Test func elasticityZeroReboundsLessThanTwoPoints() throws {
+@Test(.timeLimit(.minutes(3))) func elasticityZeroReboundsLessThanTwoPoints() throws {
     #expect(try reboundHeight(elasticity: 0) < 2)
 }

@@ -26,7 +26,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     return (try #require(a.item(id)).velocity - velocity) * 60
 }
 
-@Test func radialGravityPullsTowardItsPositionWithFalloff0And2() throws {
+@Test(.timeLimit(.minutes(3))) func radialGravityPullsTowardItsPositionWithFalloff0And2() throws {
     var field = FieldBehavior(kind: .radialGravity, position: Vec2(200, 300), strength: 2)
     let near = try acceleration(field, at: Vec2(300, 300))
     let far = try acceleration(field, at: Vec2(400, 300))
@@ -43,7 +43,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(abs(clamped.x + 50) < floatTolerance, "\(clamped)")
 }
 
-@Test func linearGravityAcceleratesAlongItsDirectionRegardlessOfMass() throws {
+@Test(.timeLimit(.minutes(3))) func linearGravityAcceleratesAlongItsDirectionRegardlessOfMass() throws {
     var field = FieldBehavior(kind: .linearGravity, position: Vec2(0, 0), strength: 3)
     field.direction = Vec2(1, 0)
     let a = try acceleration(field, at: Vec2(400, 300))
@@ -53,7 +53,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(abs(heavy.x - 300) < floatTolerance && abs(heavy.y) < 1e-9, "mass 5: \(heavy)")
 }
 
-@Test func springPullsInProportionToDistanceAndInverselyToMass() throws {
+@Test(.timeLimit(.minutes(3))) func springPullsInProportionToDistanceAndInverselyToMass() throws {
     let field = FieldBehavior(kind: .spring, position: Vec2(200, 300), strength: 1)
     let oneMeter = try acceleration(field, at: Vec2(300, 300))
     let twoMeters = try acceleration(field, at: Vec2(400, 300))
@@ -63,7 +63,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(abs(heavy.x + 25) < floatTolerance, "mass 4: \(heavy)")
 }
 
-@Test func vortexTurnsCounterClockwiseOnScreen() throws {
+@Test(.timeLimit(.minutes(3))) func vortexTurnsCounterClockwiseOnScreen() throws {
     let field = FieldBehavior(kind: .vortex, position: Vec2(400, 300), strength: 1)
     let right = try acceleration(field, at: Vec2(500, 300))
     #expect(abs(right.y + 100) < floatTolerance && abs(right.x) < 1e-9, "an item to the right is pushed up: \(right)")
@@ -71,7 +71,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(abs(above.x + 100) < floatTolerance, "an item above is pushed left: \(above)")
 }
 
-@Test func dragFieldSlowsQuadratically() throws {
+@Test(.timeLimit(.minutes(3))) func dragFieldSlowsQuadratically() throws {
     // dv/dt = -|v| v (m/s): from 3 m/s, v(t) = 3 / (1 + 3 t), 0.75 m/s after 1 s.
     let (a, id) = try fieldWorld(FieldBehavior(kind: .drag, position: .zero), itemAt: Vec2(100, 300), velocity: Vec2(300, 0))
     a.run(seconds: 1)
@@ -79,7 +79,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(abs(v - 75) < 1.5, "after 1 s: \(v) pt/s")
 }
 
-@Test func velocityFieldReachesItsVelocityAndHoldsItAgainstGravity() throws {
+@Test(.timeLimit(.minutes(3))) func velocityFieldReachesItsVelocityAndHoldsItAgainstGravity() throws {
     var field = FieldBehavior(kind: .velocity, position: Vec2(400, 300))
     field.direction = Vec2(1.5, 0)
     let (a, id) = try fieldWorld(field, itemAt: Vec2(100, 300), velocity: Vec2(0, 200), gravity: true)
@@ -88,7 +88,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(abs(v.x - 150) < floatTolerance && abs(v.y) < floatTolerance, "terminal velocity \(v)")
 }
 
-@Test func regionLimitsWhereAFieldActs() throws {
+@Test(.timeLimit(.minutes(3))) func regionLimitsWhereAFieldActs() throws {
     var field = FieldBehavior(kind: .linearGravity, position: Vec2(400, 300))
     field.region = .circle(radius: 150)
     #expect(try acceleration(field, at: Vec2(500, 300)).y > 99)
@@ -100,7 +100,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(try acceleration(field, at: Vec2(460, 300)) == .zero)
 }
 
-@Test func electricForceFollowsTheSignOfTheCharge() throws {
+@Test(.timeLimit(.minutes(3))) func electricForceFollowsTheSignOfTheCharge() throws {
     let field = FieldBehavior(kind: .electric, position: Vec2(400, 300), strength: 1)
     let positive = try acceleration(field, at: Vec2(500, 300), charge: 1)
     let negative = try acceleration(field, at: Vec2(500, 300), charge: -2)
@@ -110,14 +110,14 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(neutral == .zero)
 }
 
-@Test func magneticForceIsPerpendicularToTheVelocity() throws {
+@Test(.timeLimit(.minutes(3))) func magneticForceIsPerpendicularToTheVelocity() throws {
     let field = FieldBehavior(kind: .magnetic, position: Vec2(400, 300), strength: 1)
     let a = try acceleration(field, at: Vec2(500, 300), velocity: Vec2(100, 0), charge: 1)
     // F = q (vy, -vx) with v = (1, 0) m/s: (0, -1) N, 100 pt/s² up.
     #expect(abs(a.y + 100) < floatTolerance && abs(a.x) < floatTolerance, "\(a)")
 }
 
-@Test func noiseIsBoundedSmoothAndDeterministicPerSeed() {
+@Test(.timeLimit(.minutes(3))) func noiseIsBoundedSmoothAndDeterministicPerSeed() {
     var field = FieldBehavior(kind: .noise, position: .zero)
     field.smoothness = 0.5
     field.animationSpeed = 1
@@ -139,7 +139,7 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(differs > 1900, "another seed gives another field")
 }
 
-@Test func noiseFieldMovesItemsTheSameWayEveryRun() throws {
+@Test(.timeLimit(.minutes(3))) func noiseFieldMovesItemsTheSameWayEveryRun() throws {
     func run() throws -> UInt64 {
         var field = FieldBehavior(kind: .noise, position: Vec2(400, 300), strength: 5)
         field.animationSpeed = 2
@@ -153,13 +153,13 @@ private func acceleration(_ field: FieldBehavior, at center: Vec2, velocity: Vec
     #expect(try run() == run())
 }
 
-@Test func turbulenceActsOnlyOnMovingItems() throws {
+@Test(.timeLimit(.minutes(3))) func turbulenceActsOnlyOnMovingItems() throws {
     let field = FieldBehavior(kind: .turbulence, position: Vec2(400, 300), strength: 10)
     #expect(try acceleration(field, at: Vec2(420, 310)) == .zero)
     #expect(try acceleration(field, at: Vec2(420, 310), velocity: Vec2(200, 0)) != .zero)
 }
 
-@Test func invalidFieldsAreRejected() {
+@Test(.timeLimit(.minutes(3))) func invalidFieldsAreRejected() {
     let a = makeWorld()
     var field = FieldBehavior(kind: .radialGravity, position: Vec2(.nan, 0))
     #expect(throws: DynamicsError.self) { try a.add(field) }

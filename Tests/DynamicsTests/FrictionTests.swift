@@ -15,20 +15,20 @@ private func slideDistance(friction: Double) throws -> Double {
     return distance(a.center(box), start)
 }
 
-@Test func boxSlidesDownA30DegreeRampWithFrictionPointOne() throws {
+@Test(.timeLimit(.minutes(3))) func boxSlidesDownA30DegreeRampWithFrictionPointOne() throws {
     // a = g (sin 30° − 0.1 cos 30°) ≈ 413 pt/s², so ≈ 206 pt in 1 s.
     let d = try slideDistance(friction: 0.1)
     #expect(d > 150 && d < 260)
 }
 
-@Test func boxStaysPutOnA30DegreeRampWithFrictionOne() throws {
+@Test(.timeLimit(.minutes(3))) func boxStaysPutOnA30DegreeRampWithFrictionOne() throws {
     #expect(try slideDistance(friction: 1) < 1)
 }
 
 /// docs/ENGINE.md, "Materials": against a boundary (friction 0.2) an item of friction 1 slides with
 /// sqrt(1 × 0.2) ≈ 0.447. A box thrown along the floor at 400 pt/s decelerates at 0.447 × 1000 pt/s² and stops
 /// after v² / 2a ≈ 179 pt.
-@Test func frictionAgainstTheFloorMixesWithTheBoundaryFrictionPointTwo() throws {
+@Test(.timeLimit(.minutes(3))) func frictionAgainstTheFloorMixesWithTheBoundaryFrictionPointTwo() throws {
     let a = makeWorld()
     let box = try a.addItem(width: 50, height: 50, center: Vec2(100, 575), properties: .init(friction: 1))
     a.run(seconds: 0.3)

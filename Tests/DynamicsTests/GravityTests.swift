@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func freeFallAcceleratesAt1000PointsPerSecondSquaredPerUnitMagnitude() throws {
+@Test(.timeLimit(.minutes(3))) func freeFallAcceleratesAt1000PointsPerSecondSquaredPerUnitMagnitude() throws {
     for magnitude in [1.0, 2.5] {
         let a = DynamicAnimator(width: 800, height: 600)
         _ = a.add(GravityBehavior(direction: Vec2(0, magnitude)))
@@ -15,7 +15,7 @@ import Testing
     }
 }
 
-@Test func gravityAngleAndMagnitudeSettersKeepTheOtherValue() {
+@Test(.timeLimit(.minutes(3))) func gravityAngleAndMagnitudeSettersKeepTheOtherValue() {
     var g = GravityBehavior()
     #expect(abs(g.angle - Double.pi / 2) < 1e-12)
     #expect(g.magnitude == 1)
@@ -29,7 +29,7 @@ import Testing
     #expect(abs(h.direction.x + 0.5) < 1e-12)
 }
 
-@Test func gravityOnlyActsOnSelectedItems() throws {
+@Test(.timeLimit(.minutes(3))) func gravityOnlyActsOnSelectedItems() throws {
     let a = DynamicAnimator(width: 800, height: 600)
     let falling = try a.addItem(width: 20, height: 20, center: Vec2(100, 100))
     let floating = try a.addItem(width: 20, height: 20, center: Vec2(300, 100))

@@ -2,7 +2,7 @@ import Testing
 @testable import Dynamics
 
 /// docs/ENGINE.md, "Impulses": every instantaneous push acknowledged before a step acts in that step.
-@Test func twoUpdatesOfOneInstantaneousPushInOneStepAddUp() throws {
+@Test(.timeLimit(.minutes(3))) func twoUpdatesOfOneInstantaneousPushInOneStepAddUp() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 80, height: 80, center: Vec2(400, 300))
     var p = PushBehavior(items: [id], mode: .instantaneous)
@@ -15,7 +15,7 @@ import Testing
     #expect(a.push(pid)!.active == false)
 }
 
-@Test func threeInstantaneousPushBehaviorsOnOneItemInOneStepAddUp() throws {
+@Test(.timeLimit(.minutes(3))) func threeInstantaneousPushBehaviorsOnOneItemInOneStepAddUp() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 100, height: 100, center: Vec2(400, 300))
     for angle in [0.0, Double.pi / 2, 0] {
@@ -30,7 +30,7 @@ import Testing
     #expect(abs(v.y - 100) < 1e-6)
 }
 
-@Test func continuousPushOfMagnitudeZeroLetsItsItemSleep() throws {
+@Test(.timeLimit(.minutes(3))) func continuousPushOfMagnitudeZeroLetsItsItemSleep() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 80, height: 80, center: Vec2(400, 300))
     _ = try a.add(PushBehavior(items: [id], mode: .continuous))
@@ -38,7 +38,7 @@ import Testing
     #expect(a.isRunning == false)
 }
 
-@Test func inactiveContinuousPushLetsItsItemSleep() throws {
+@Test(.timeLimit(.minutes(3))) func inactiveContinuousPushLetsItsItemSleep() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 80, height: 80, center: Vec2(400, 300))
     var p = PushBehavior(items: [id], mode: .continuous)
@@ -50,7 +50,7 @@ import Testing
     #expect(a.item(id)!.center == Vec2(400, 300))
 }
 
-@Test func unchangedPropertiesDoNotWakeARestingWorld() throws {
+@Test(.timeLimit(.minutes(3))) func unchangedPropertiesDoNotWakeARestingWorld() throws {
     let a = makeWorld()
     let id = try a.addItem(width: 50, height: 50, center: Vec2(400, 575))
     let other = try a.addItem(width: 50, height: 50, center: Vec2(200, 575))
@@ -66,7 +66,7 @@ import Testing
     #expect(steps <= 40, "rested again after \(steps) steps")
 }
 
-@Test func wakingOneItemLeavesADistantRestingItemAsleep() throws {
+@Test(.timeLimit(.minutes(3))) func wakingOneItemLeavesADistantRestingItemAsleep() throws {
     let a = makeWorld()
     let left = try a.addItem(width: 50, height: 50, center: Vec2(100, 575))
     let right = try a.addItem(width: 50, height: 50, center: Vec2(700, 575))

@@ -27,7 +27,7 @@ private func addPyramid(_ a: DynamicAnimator, x: Double, rows: Int = 6) throws -
     return ids
 }
 
-@Test func aSettledPileCostsNothingWhileOneLoneBoxIsPushed() throws {
+@Test(.timeLimit(.minutes(3))) func aSettledPileCostsNothingWhileOneLoneBoxIsPushed() throws {
     let a = makeWorld()
     let pile = try addPyramid(a, x: 250)
     let lone = try a.addItem(width: 40, height: 40, center: Vec2(700, 580), properties: .init(friction: 0.6))
@@ -45,7 +45,7 @@ private func addPyramid(_ a: DynamicAnimator, x: Double, rows: Int = 6) throws -
     #expect(pile.allSatisfy { !isAwake(a, $0) })
 }
 
-@Test func aPileHitFromAboveWakesWholeAndAnotherPileSleepsOn() throws {
+@Test(.timeLimit(.minutes(3))) func aPileHitFromAboveWakesWholeAndAnotherPileSleepsOn() throws {
     let a = makeWorld()
     let hit = try addPyramid(a, x: 200)
     let other = try addPyramid(a, x: 600)
@@ -67,7 +67,7 @@ private func addPyramid(_ a: DynamicAnimator, x: Double, rows: Int = 6) throws -
     #expect(other.allSatisfy { !isAwake(a, $0) })
 }
 
-@Test func aBoxPushedOffAPileSleepsInAnIslandOfItsOwn() throws {
+@Test(.timeLimit(.minutes(3))) func aBoxPushedOffAPileSleepsInAnIslandOfItsOwn() throws {
     let a = makeWorld()
     let bottom = try a.addItem(width: 60, height: 60, center: Vec2(200, 570), properties: .init(friction: 0.6))
     let top = try a.addItem(width: 40, height: 40, center: Vec2(200, 520), properties: .init(friction: 0.6))
@@ -88,7 +88,7 @@ private func addPyramid(_ a: DynamicAnimator, x: Double, rows: Int = 6) throws -
     #expect(!isAwake(a, bottom))
 }
 
-@Test func anAttachmentJoinsTwoItemsInOneIslandUntilItIsRemoved() throws {
+@Test(.timeLimit(.minutes(3))) func anAttachmentJoinsTwoItemsInOneIslandUntilItIsRemoved() throws {
     let a = makeWorld()
     let left = try a.addItem(width: 40, height: 40, center: Vec2(200, 580))
     let right = try a.addItem(width: 40, height: 40, center: Vec2(400, 580))
@@ -107,7 +107,7 @@ private func addPyramid(_ a: DynamicAnimator, x: Double, rows: Int = 6) throws -
     #expect(!isAwake(a, right))
 }
 
-@Test func anAttachmentToASleepingItemWakesItsIsland() throws {
+@Test(.timeLimit(.minutes(3))) func anAttachmentToASleepingItemWakesItsIsland() throws {
     let a = makeWorld()
     let pile = try addPyramid(a, x: 200, rows: 3)
     let lone = try a.addItem(width: 40, height: 40, center: Vec2(600, 580))
@@ -175,7 +175,7 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
         && a.world.awakeConstraintJointIDs == constraintJoints.map { Int32($0) }
 }
 
-@Test(arguments: [7, 11, 23]) func randomCommandsKeepTheAwakeSetAndIslandsConsistent(seed: Int) throws {
+@Test(.timeLimit(.minutes(3)), arguments: [7, 11, 23]) func randomCommandsKeepTheAwakeSetAndIslandsConsistent(seed: Int) throws {
     var rng = SplitMix(state: UInt64(seed))
     let a = makeWorld()
     var items: [ItemID] = []
@@ -228,7 +228,7 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(setsAreConsistent(a))
 }
 
-@Test func aFieldKeepsOnlyTheItemsItMovesAwake() throws {
+@Test(.timeLimit(.minutes(3))) func aFieldKeepsOnlyTheItemsItMovesAwake() throws {
     let a = makeWorld()
     let pile = try addPyramid(a, x: 200, rows: 4)
     let lone = try a.addItem(width: 40, height: 40, center: Vec2(650, 580))
@@ -246,7 +246,7 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(a.world.bodiesFinalizedLastStep == 1)
 }
 
-@Test func anchoringTheMiddleOfAStackSplitsItsIsland() throws {
+@Test(.timeLimit(.minutes(3))) func anchoringTheMiddleOfAStackSplitsItsIsland() throws {
     let a = makeWorld()
     let bottom = try a.addItem(width: 40, height: 40, center: Vec2(400, 580), properties: .init(friction: 0.6))
     let middle = try a.addItem(width: 40, height: 40, center: Vec2(400, 540), properties: .init(friction: 0.6))
@@ -265,7 +265,7 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(!isAwake(a, bottom))
 }
 
-@Test func aSleepingChainOfPinnedItemsIsNotSolved() throws {
+@Test(.timeLimit(.minutes(3))) func aSleepingChainOfPinnedItemsIsNotSolved() throws {
     let a = makeWorld()
     var links: [ItemID] = []
     // Hanging straight down from a pin, so it starts at rest.
@@ -291,7 +291,7 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(a.world.bodiesFinalizedLastStep == 1)
 }
 
-@Test func aSleepingGroupStaysPutWhileAnotherGroupFallsRigid() throws {
+@Test(.timeLimit(.minutes(3))) func aSleepingGroupStaysPutWhileAnotherGroupFallsRigid() throws {
     let a = makeWorld()
     let resting = [try a.addItem(width: 40, height: 40, center: Vec2(200, 580)),
                    try a.addItem(width: 40, height: 40, center: Vec2(240, 580))]
@@ -311,7 +311,7 @@ private func setsAreConsistent(_ a: DynamicAnimator) -> Bool {
     #expect(resting.allSatisfy { !isAwake(a, $0) })
 }
 
-@Test func restoringAtRestPutsEveryIslandToSleepAndAPushWakesOnlyItsOwn() throws {
+@Test(.timeLimit(.minutes(3))) func restoringAtRestPutsEveryIslandToSleepAndAPushWakesOnlyItsOwn() throws {
     let a = makeWorld()
     let left = try addPyramid(a, x: 200, rows: 3)
     let right = try addPyramid(a, x: 600, rows: 3)

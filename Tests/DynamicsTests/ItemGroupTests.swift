@@ -3,7 +3,7 @@ import Testing
 
 /// Item groups (UIDynamicItemGroup, docs/UIKIT.md): rigid composites of convex items.
 
-@Test func aConcaveLShapedGroupFallsAndRestsStably() throws {
+@Test(.timeLimit(.minutes(3))) func aConcaveLShapedGroupFallsAndRestsStably() throws {
     let a = makeWorld()
     let foot = try a.addItem(width: 120, height: 30, center: Vec2(400, 300), properties: ItemProperties(friction: 0.5))
     let upright = try a.addItem(width: 30, height: 90, center: Vec2(355, 240), properties: ItemProperties(friction: 0.5))
@@ -19,7 +19,7 @@ import Testing
             "and stays put: \(a.center(foot))")
 }
 
-@Test func aTiltedLGroupLandsOnTwoPointsAndSettles() throws {
+@Test(.timeLimit(.minutes(3))) func aTiltedLGroupLandsOnTwoPointsAndSettles() throws {
     let a = makeWorld()
     let arm = try a.addItem(width: 140, height: 24, center: Vec2(400, 200), angle: 0.5)
     // The second arm at right angles from the first one's left end: a concave V opening upward.
@@ -34,7 +34,7 @@ import Testing
     #expect(abs(a.item(arm)!.velocity.y) < 1 && abs(a.item(other)!.angularVelocity) < 0.05)
 }
 
-@Test func membersOfAGroupDoNotCollideWithEachOther() throws {
+@Test(.timeLimit(.minutes(3))) func membersOfAGroupDoNotCollideWithEachOther() throws {
     let a = makeWorld(gravity: false)
     let one = try a.addItem(width: 80, height: 80, center: Vec2(400, 300))
     let two = try a.addItem(width: 80, height: 80, center: Vec2(430, 300))
@@ -43,7 +43,7 @@ import Testing
     #expect(distance(a.center(one), Vec2(400, 300)) < 0.01 && distance(a.center(two), Vec2(430, 300)) < 0.01)
 }
 
-@Test func aPushOnOneMemberMovesTheWholeGroupAndUngroupSplitsIt() throws {
+@Test(.timeLimit(.minutes(3))) func aPushOnOneMemberMovesTheWholeGroupAndUngroupSplitsIt() throws {
     let a = makeWorld(gravity: false)
     let one = try a.addItem(width: 50, height: 50, center: Vec2(300, 300))
     let two = try a.addItem(width: 50, height: 50, center: Vec2(350, 300))
@@ -62,7 +62,7 @@ import Testing
     #expect(distance(a.item(one)!.velocity, oneBefore) < 1, "and the other keeps its own motion")
 }
 
-@Test func invalidGroupsAreRejected() throws {
+@Test(.timeLimit(.minutes(3))) func invalidGroupsAreRejected() throws {
     let a = makeWorld()
     let one = try a.addItem(width: 50, height: 50, center: Vec2(300, 300))
     let two = try a.addItem(width: 50, height: 50, center: Vec2(350, 300))
@@ -73,7 +73,7 @@ import Testing
     #expect(throws: DynamicsError.self) { try a.add(ItemGroupBehavior(items: [two, three])) }
 }
 
-@Test func removingAMemberKeepsTheRestGrouped() throws {
+@Test(.timeLimit(.minutes(3))) func removingAMemberKeepsTheRestGrouped() throws {
     let a = makeWorld(gravity: false)
     let ids = try (0..<3).map { k in try a.addItem(width: 40, height: 40, center: Vec2(300 + Double(k) * 40, 300)) }
     let group = try a.add(ItemGroupBehavior(items: ids))
@@ -84,7 +84,7 @@ import Testing
     #expect(a.item(ids[2])!.velocity.y > 20)
 }
 
-@Test func aGroupStaysExactlyRigidThroughAHardImpact() throws {
+@Test(.timeLimit(.minutes(3))) func aGroupStaysExactlyRigidThroughAHardImpact() throws {
     // An L thrown at the floor at 3 000 pt/s and struck by a heavy ball: the welds alone would give for a
     // moment; the composite's members keep their relative poses exactly at every step (docs/UIKIT.md).
     let a = makeWorld()

@@ -9,7 +9,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     return s.center + Rot(angle: s.angle).rotate(local)
 }
 
-@Test func weldKeepsACantileverStraightUnderLoad() throws {
+@Test(.timeLimit(.minutes(3))) func weldKeepsACantileverStraightUnderLoad() throws {
     let a = makeWorld()
     let wall = try a.addItem(width: 40, height: 200, center: Vec2(200, 300), properties: ItemProperties(anchored: true))
     let beam = try a.addItem(width: 200, height: 20, center: Vec2(320, 300))
@@ -22,7 +22,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     #expect(a.item(load)!.center.y < 280, "and carries its load: \(a.item(load)!.center)")
 }
 
-@Test func weldedPairFallsAndLandsAsOneBody() throws {
+@Test(.timeLimit(.minutes(3))) func weldedPairFallsAndLandsAsOneBody() throws {
     let a = makeWorld()
     let left = try a.addItem(width: 60, height: 60, center: Vec2(370, 200), angle: 0.3)
     let right = try a.addItem(width: 60, height: 30, center: Vec2(460, 200), angle: -0.2)
@@ -42,7 +42,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     #expect(a.center(left).y > 500, "it landed")
 }
 
-@Test func weldToAMovingAnchorCarriesTheItemTurnedAsItWas() throws {
+@Test(.timeLimit(.minutes(3))) func weldToAMovingAnchorCarriesTheItemTurnedAsItWas() throws {
     let a = makeWorld()
     let box = try a.addItem(width: 60, height: 60, center: Vec2(400, 300), angle: 0.4)
     let weld = try a.add(FixedAttachmentBehavior(item: box, anchor: Vec2(400, 300)))
@@ -53,7 +53,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     #expect(abs(a.item(box)!.angle - 0.4) < 0.02)
 }
 
-@Test func slidingStaysOnItsAxisWithinItsRange() throws {
+@Test(.timeLimit(.minutes(3))) func slidingStaysOnItsAxisWithinItsRange() throws {
     let a = makeWorld()
     let slider = try a.addItem(width: 40, height: 40, center: Vec2(300, 200))
     // A rail down and to the right at 45°: gravity slides the item along it until the range stops it.
@@ -72,7 +72,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     #expect(worstAngle < 0.01)
 }
 
-@Test func slidingBetweenTwoItemsFollowsTheOtherItemsAxis() throws {
+@Test(.timeLimit(.minutes(3))) func slidingBetweenTwoItemsFollowsTheOtherItemsAxis() throws {
     let a = makeWorld(gravity: false)
     let rail = try a.addItem(width: 300, height: 20, center: Vec2(400, 300), properties: ItemProperties(anchored: true))
     let bead = try a.addItem(width: 30, height: 30, center: Vec2(400, 260), velocity: Vec2(200, 150))
@@ -82,7 +82,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     #expect(abs(a.center(bead).x - 500) < 1.5, "stopped at +100: \(a.center(bead))")
 }
 
-@Test func pinStaysWithinItsRange() throws {
+@Test(.timeLimit(.minutes(3))) func pinStaysWithinItsRange() throws {
     let a = makeWorld()
     let bar = try a.addItem(width: 160, height: 20, center: Vec2(480, 200))
     // Hinged at its left end; free, gravity would swing it to hang straight down (+π/2).
@@ -97,7 +97,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     #expect(worstGap < 1, "the pin held: \(worstGap) pt")
 }
 
-@Test func frictionTorqueSlowsASpinAtTheRateItsTorqueGives() throws {
+@Test(.timeLimit(.minutes(3))) func frictionTorqueSlowsASpinAtTheRateItsTorqueGives() throws {
     func spin(friction: Double) throws -> Double {
         let a = makeWorld(gravity: false)
         let wheel = try a.addItem(width: 100, height: 100, center: Vec2(400, 300))
@@ -113,7 +113,7 @@ private func worldPoint(_ a: DynamicAnimator, _ id: ItemID, _ local: Vec2) -> Ve
     #expect(try spin(friction: 10) == 0, "a large friction torque stops it")
 }
 
-@Test func removingAnItemRemovesItsJointAttachments() throws {
+@Test(.timeLimit(.minutes(3))) func removingAnItemRemovesItsJointAttachments() throws {
     let a = makeWorld()
     let one = try a.addItem(width: 40, height: 40, center: Vec2(300, 300))
     let two = try a.addItem(width: 40, height: 40, center: Vec2(360, 300))

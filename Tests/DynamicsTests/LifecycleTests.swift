@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func idsStartAtOneAndAreNeverReusedEvenAfterRemoveAll() throws {
+@Test(.timeLimit(.minutes(3))) func idsStartAtOneAndAreNeverReusedEvenAfterRemoveAll() throws {
     let a = makeWorld()
     let first = try a.addItem(width: 10, height: 10, center: Vec2(100, 100))
     #expect(first == 1)
@@ -16,7 +16,7 @@ import Testing
     #expect(a.add(GravityBehavior()) == behavior + 1)
 }
 
-@Test func removingAnItemDropsItsPushesAttachmentsSnapsAndSelections() throws {
+@Test(.timeLimit(.minutes(3))) func removingAnItemDropsItsPushesAttachmentsSnapsAndSelections() throws {
     let a = makeWorld()
     let gone = try a.addItem(width: 10, height: 10, center: Vec2(100, 100))
     let stays = try a.addItem(width: 10, height: 10, center: Vec2(300, 100))
@@ -35,7 +35,7 @@ import Testing
     #expect(a.itemIDs == [stays])
 }
 
-@Test func animatorPausesWhenEverythingRestsAndResumesOnAnyChange() throws {
+@Test(.timeLimit(.minutes(3))) func animatorPausesWhenEverythingRestsAndResumesOnAnyChange() throws {
     let a = makeWorld()
     a.step()
     #expect(!a.isRunning, "an animator with nothing to move is paused")
@@ -55,7 +55,7 @@ import Testing
     #expect(a.center(id).y < 575)
 }
 
-@Test func itemAtPointFindsTheTopmostContainingShape() throws {
+@Test(.timeLimit(.minutes(3))) func itemAtPointFindsTheTopmostContainingShape() throws {
     let a = makeWorld(gravity: false)
     let below = try a.addItem(width: 100, height: 100, center: Vec2(200, 200))
     let above = try a.addItem(shape: .ellipse, width: 60, height: 60, center: Vec2(240, 200))
@@ -68,7 +68,7 @@ import Testing
     #expect(a.nearestItem(to: Vec2(0, 0)) == below)
 }
 
-@Test func setTransformTeleportsAndWakesTheItem() throws {
+@Test(.timeLimit(.minutes(3))) func setTransformTeleportsAndWakesTheItem() throws {
     let a = makeWorld()
     let id = try a.addItem(width: 50, height: 50, center: Vec2(400, 575))
     a.run(seconds: 2)

@@ -2,7 +2,7 @@ import Testing
 @testable import Dynamics
 
 /// docs/ENGINE.md, "Mass": mass = density × area of the collision shape / 10 000.
-@Test func massIsDensityTimesAreaOfTheShapeOver10000() throws {
+@Test(.timeLimit(.minutes(3))) func massIsDensityTimesAreaOfTheShapeOver10000() throws {
     let a = makeWorld()
     let unit = try a.addItem(width: 100, height: 100, center: Vec2(100, 100))
     let wide = try a.addItem(width: 300, height: 50, center: Vec2(300, 100), properties: .init(density: 2))
@@ -17,7 +17,7 @@ import Testing
     #expect(a.item(unit)!.mass == 4)
 }
 
-@Test func polygonMassPropertiesMatchTheRightTriangle() {
+@Test(.timeLimit(.minutes(3))) func polygonMassPropertiesMatchTheRightTriangle() {
     // Legs 60 (x) and 40 (y) from the origin: area 1200, centroid (20, 40/3), inertia about the centroid
     // per unit mass (a² + b²) / 18.
     let m = MassProperties.polygon([Vec2(0, 0), Vec2(60, 0), Vec2(0, 40)])
@@ -26,7 +26,7 @@ import Testing
     #expect(abs(m.unitInertia - (3600 + 1600) / 18) < 1e-9)
 }
 
-@Test func squarePolygonHasTheRectangleMassProperties() {
+@Test(.timeLimit(.minutes(3))) func squarePolygonHasTheRectangleMassProperties() {
     let m = MassProperties.polygon([Vec2(-50, -50), Vec2(50, -50), Vec2(50, 50), Vec2(-50, 50)])
     let r = MassProperties.rectangle(width: 100, height: 100)
     #expect(abs(m.area - r.area) < 1e-9)
@@ -37,7 +37,7 @@ import Testing
 /// A triangle whose points are given relative to its blunt end rests on a narrow pedestal right under its
 /// centroid: it balances, because it turns about its centroid, and the snapshot keeps reporting the
 /// origin of its points as its center.
-@Test func offCentreTriangleBalancesOnAPedestalUnderItsCentroid() throws {
+@Test(.timeLimit(.minutes(3))) func offCentreTriangleBalancesOnAPedestalUnderItsCentroid() throws {
     let a = makeWorld()
     // A right triangle: blunt end 60 tall at x = 0, flat bottom edge at y = 20, tip at x = 180; its centroid
     // is at (60, 0) from the origin of its points.

@@ -3,7 +3,7 @@ import Testing
 
 /// Engine/PairMap.swift against a Dictionary: inserts and removals in any order (backward-shift deletion
 /// must keep every other key findable) and growth.
-@Test func pairMapMatchesADictionaryUnderRandomInsertsAndRemovals() {
+@Test(.timeLimit(.minutes(3))) func pairMapMatchesADictionaryUnderRandomInsertsAndRemovals() {
     var state: UInt64 = 99
     func next(_ n: Int) -> Int {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -34,7 +34,7 @@ import Testing
     #expect(map.count > 1000)
 }
 
-@Test func pairMapKeysAreUnordered() {
+@Test(.timeLimit(.minutes(3))) func pairMapKeysAreUnordered() {
     #expect(PairMap.key(3, 7) == PairMap.key(7, 3))
     #expect(PairMap.key(3, 7) != PairMap.key(3, 8))
 }

@@ -72,7 +72,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     }
 }
 
-@Test func contactsMatchBruteForceOverlapsInARandomMovingWorld() throws {
+@Test(.timeLimit(.minutes(3))) func contactsMatchBruteForceOverlapsInARandomMovingWorld() throws {
     var rng = LCG(state: 2026)
     let a = makeWorld()
     var damped = ItemProperties()
@@ -134,7 +134,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(a.world.contactCount > 50)
 }
 
-@Test func aRestingContactKeepsItsIdAndItsWarmStartImpulses() throws {
+@Test(.timeLimit(.minutes(3))) func aRestingContactKeepsItsIdAndItsWarmStartImpulses() throws {
     let a = makeWorld()
     a.world.sleepingEnabled = false
     _ = try a.addItem(width: 40, height: 40, center: Vec2(400, 570))
@@ -155,7 +155,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(abs(c1.p0.normalImpulse + c1.p1.normalImpulse - impulse) < 0.01 * impulse)
 }
 
-@Test func aSleepingContactKeepsItsManifoldAndImpulses() throws {
+@Test(.timeLimit(.minutes(3))) func aSleepingContactKeepsItsManifoldAndImpulses() throws {
     let a = makeWorld()
     _ = try a.addItem(width: 40, height: 40, center: Vec2(400, 570))
     a.run(seconds: 4)
@@ -171,7 +171,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(after.pointCount == 2)
 }
 
-@Test func aContactIsDestroyedOnceTheFatBoxesSeparate() throws {
+@Test(.timeLimit(.minutes(3))) func aContactIsDestroyedOnceTheFatBoxesSeparate() throws {
     let a = makeWorld(gravity: false, collision: false)
     var c = CollisionBehavior(translatesReferenceBoundsIntoBoundary: false)
     c.mode = .items
@@ -199,7 +199,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(lastGapWithContact < 4 * BroadPhase.aabbMargin + 6)
 }
 
-@Test func theNarrowPhaseUpdatesOnlyTheContactsOfAwakeBodies() throws {
+@Test(.timeLimit(.minutes(3))) func theNarrowPhaseUpdatesOnlyTheContactsOfAwakeBodies() throws {
     let a = makeWorld()
     for row in 0..<6 {
         for k in 0..<(6 - row) {
@@ -225,7 +225,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(a.world.contactCount == total)
 }
 
-@Test func removingAnItemEndsOnlyItsContactsAndReindexesTheRest() throws {
+@Test(.timeLimit(.minutes(3))) func removingAnItemEndsOnlyItsContactsAndReindexesTheRest() throws {
     let a = makeWorld()
     a.contactEventsEnabled = true
     let bottom = try a.addItem(width: 40, height: 40, center: Vec2(400, 580))
@@ -247,7 +247,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(contactPairs(a.world) == overlappingPairs(a.world))
 }
 
-@Test func removingTheCollisionBehaviorEndsContactsAndAddingItBackFindsThemWithoutMotion() throws {
+@Test(.timeLimit(.minutes(3))) func removingTheCollisionBehaviorEndsContactsAndAddingItBackFindsThemWithoutMotion() throws {
     let a = makeWorld(gravity: false, collision: false)
     var c = CollisionBehavior(translatesReferenceBoundsIntoBoundary: false)
     c.mode = .items
@@ -265,7 +265,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(a.world.contacts[Int(a.world.contactIDs(ofBody: 0)[0])].pointCount > 0)
 }
 
-@Test func groupingTwoTouchingItemsEndsTheirContact() throws {
+@Test(.timeLimit(.minutes(3))) func groupingTwoTouchingItemsEndsTheirContact() throws {
     let a = makeWorld(gravity: false, collision: false)
     var c = CollisionBehavior(translatesReferenceBoundsIntoBoundary: false)
     c.mode = .items
@@ -279,7 +279,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(a.world.contactCount == 0)
 }
 
-@Test func anchoringAnItemKeepsItsContactsAndMovesItsProxyToTheStaticTree() throws {
+@Test(.timeLimit(.minutes(3))) func anchoringAnItemKeepsItsContactsAndMovesItsProxyToTheStaticTree() throws {
     let a = makeWorld()
     a.world.sleepingEnabled = false
     let lower = try a.addItem(width: 40, height: 40, center: Vec2(400, 580))
@@ -301,7 +301,7 @@ private func checkAwakeContacts(_ w: PhysicsWorld) {
     #expect(!contactPairs(a.world).contains { $0 >> 32 == 0 && Int32(truncatingIfNeeded: $0) < 0 })
 }
 
-@Test func replacingBoundariesKeepsTheContactsOfUnchangedSegments() throws {
+@Test(.timeLimit(.minutes(3))) func replacingBoundariesKeepsTheContactsOfUnchangedSegments() throws {
     let a = DynamicAnimator(width: 800, height: 600)
     _ = a.add(GravityBehavior())
     let bounds = a.add(CollisionBehavior())

@@ -2,7 +2,7 @@ import Testing
 @testable import Dynamics
 
 /// Items spawned into one spot: every pair overlaps, so n items make n²/2 contacts until they spread out.
-@Test func aPileAtOnePointHasEveryPairAndKeepsEveryItemInside() throws {
+@Test(.timeLimit(.minutes(3))) func aPileAtOnePointHasEveryPairAndKeepsEveryItemInside() throws {
     let a = DynamicAnimator(width: 800, height: 600)
     _ = a.add(GravityBehavior())
     _ = a.add(CollisionBehavior())
@@ -19,7 +19,7 @@ import Testing
     }
 }
 
-@Test func aRestingRowStaysOnTheGround() throws {
+@Test(.timeLimit(.minutes(3))) func aRestingRowStaysOnTheGround() throws {
     // A resting box touches a few neighbours and the ground (a big proxy).
     let a = DynamicAnimator(width: 2000, height: 600)
     _ = a.add(GravityBehavior())

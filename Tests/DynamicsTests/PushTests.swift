@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func instantaneousPushChangesVelocityBy100TimesMagnitudeOverMass() throws {
+@Test(.timeLimit(.minutes(3))) func instantaneousPushChangesVelocityBy100TimesMagnitudeOverMass() throws {
     let a = makeWorld(gravity: false, collision: false)
     let light = try a.addItem(width: 100, height: 100, center: Vec2(100, 100))
     let heavy = try a.addItem(width: 200, height: 100, center: Vec2(400, 400), properties: .init(density: 2))
@@ -19,7 +19,7 @@ import Testing
     #expect(abs(a.item(light)!.velocity.x - 200) / 200 < 0.01)
 }
 
-@Test func instantaneousPushFiresOnceThenReadsInactive() throws {
+@Test(.timeLimit(.minutes(3))) func instantaneousPushFiresOnceThenReadsInactive() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 100, height: 100, center: Vec2(100, 100))
     var p = PushBehavior(items: [id], mode: .instantaneous)
@@ -31,7 +31,7 @@ import Testing
     #expect(abs(a.item(id)!.velocity.x - 100) < 1)
 }
 
-@Test func continuousPushAcceleratesAt100TimesMagnitudeOverMass() throws {
+@Test(.timeLimit(.minutes(3))) func continuousPushAcceleratesAt100TimesMagnitudeOverMass() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 200, height: 100, center: Vec2(100, 300))
     var p = PushBehavior(items: [id], mode: .continuous)
@@ -43,7 +43,7 @@ import Testing
     #expect(abs(a.item(id)!.velocity.x) < 1e-9)
 }
 
-@Test func pushDirectionAndAngleMagnitudeStayInSync() {
+@Test(.timeLimit(.minutes(3))) func pushDirectionAndAngleMagnitudeStayInSync() {
     var p = PushBehavior(items: [1], mode: .continuous)
     p.pushDirection = Vec2(3, 4)
     #expect(abs(p.magnitude - 5) < 1e-12)
@@ -54,7 +54,7 @@ import Testing
     #expect(abs(p.pushDirection.x - 1) < 1e-12)
 }
 
-@Test func pushAtTargetOffsetTurnsTheItem() throws {
+@Test(.timeLimit(.minutes(3))) func pushAtTargetOffsetTurnsTheItem() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 100, height: 100, center: Vec2(400, 300))
     var p = PushBehavior(items: [id], mode: .instantaneous)

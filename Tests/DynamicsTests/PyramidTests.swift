@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func twentyRowPyramidStandsForTenSecondsAndThenTheAnimatorPauses() throws {
+@Test(.timeLimit(.minutes(3))) func twentyRowPyramidStandsForTenSecondsAndThenTheAnimatorPauses() throws {
     let a = DynamicAnimator(width: 1000, height: 900)
     _ = a.add(GravityBehavior())
     _ = a.add(CollisionBehavior())

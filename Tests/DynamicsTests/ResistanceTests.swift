@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func resistanceDecaysLinearVelocityExponentially() throws {
+@Test(.timeLimit(.minutes(3))) func resistanceDecaysLinearVelocityExponentially() throws {
     let a = makeWorld(gravity: false, collision: false)
     let damped = try a.addItem(width: 10, height: 10, center: Vec2(0, 100), velocity: Vec2(100, 0),
                                properties: .init(resistance: 1))
@@ -12,14 +12,14 @@ import Testing
     #expect(a.item(free)!.velocity.x == 100)
 }
 
-@Test func hugeResistanceHoldsTheItemStillUnderGravity() throws {
+@Test(.timeLimit(.minutes(3))) func hugeResistanceHoldsTheItemStillUnderGravity() throws {
     let a = makeWorld()
     let id = try a.addItem(width: 10, height: 10, center: Vec2(400, 100), properties: .init(resistance: 1e12))
     a.run(seconds: 1)
     #expect(distance(a.center(id), Vec2(400, 100)) < 1e-3)
 }
 
-@Test func angularResistanceDecaysAngularVelocity() throws {
+@Test(.timeLimit(.minutes(3))) func angularResistanceDecaysAngularVelocity() throws {
     let a = makeWorld(gravity: false, collision: false)
     let id = try a.addItem(width: 10, height: 10, center: Vec2(100, 100), angularVelocity: 2,
                            properties: .init(angularResistance: 2))

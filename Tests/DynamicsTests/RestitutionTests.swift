@@ -24,7 +24,7 @@ private func flatDrop(elasticity: Double, drop: Double = 300) throws -> (height:
     return (restY - highest, maxAngle)
 }
 
-@Test(arguments: [0.5, 0.9])
+@Test(.timeLimit(.minutes(3)), arguments: [0.5, 0.9])
 func flatDropReboundsToElasticitySquaredOfItsHeightWithoutTurning(elasticity e: Double) throws {
     let (h, angle) = try flatDrop(elasticity: e)
     let expected = e * e * 300
@@ -35,7 +35,7 @@ func flatDropReboundsToElasticitySquaredOfItsHeightWithoutTurning(elasticity e: 
 /// The cookbook's stacked pair (Part F's measurement in Box2D 2.4): 50 x 50 squares, the top one of
 /// elasticity 0 with its frame at (100, 0), the bottom one of elasticity 0.9 at (100, 50) (so centers at
 /// (125, 25) and (125, 75)), fall together and leave the floor together; the top one is never launched.
-@Test func stackedPairBouncesTogetherWithoutLaunchingTheTopSquare() throws {
+@Test(.timeLimit(.minutes(3))) func stackedPairBouncesTogetherWithoutLaunchingTheTopSquare() throws {
     let a = makeWorld()
     let top = try a.addItem(width: 50, height: 50, center: Vec2(125, 25), properties: .init(elasticity: 0))
     let bottom = try a.addItem(width: 50, height: 50, center: Vec2(125, 75), properties: .init(elasticity: 0.9))
@@ -53,7 +53,7 @@ func flatDropReboundsToElasticitySquaredOfItsHeightWithoutTurning(elasticity e: 
 }
 
 /// The same two squares apart: the elastic one bounces clearly higher.
-@Test func elasticSquareBouncesHigherThanTheInelasticOneBesideIt() throws {
+@Test(.timeLimit(.minutes(3))) func elasticSquareBouncesHigherThanTheInelasticOneBesideIt() throws {
     let (elastic, _) = try flatDrop(elasticity: 0.9, drop: 200)
     let (inelastic, _) = try flatDrop(elasticity: 0, drop: 200)
     #expect(elastic > 100)

@@ -1,7 +1,7 @@
 import Testing
 @testable import Dynamics
 
-@Test func allowsRotationFalseKeepsTheAngleExactlyUnderAnOffCentrePush() throws {
+@Test(.timeLimit(.minutes(3))) func allowsRotationFalseKeepsTheAngleExactlyUnderAnOffCentrePush() throws {
     let a = makeWorld()
     let locked = try a.addItem(width: 80, height: 40, center: Vec2(200, 300), angularVelocity: 3,
                                properties: .init(friction: 0.5, allowsRotation: false))
@@ -19,7 +19,7 @@ import Testing
     #expect(a.item(free)!.angle != 0)
 }
 
-@Test func allowsRotationFalseKeepsANonZeroStartAngleBitExact() throws {
+@Test(.timeLimit(.minutes(3))) func allowsRotationFalseKeepsANonZeroStartAngleBitExact() throws {
     let a = makeWorld()
     let start = 0.3
     let id = try a.addItem(width: 60, height: 30, center: Vec2(400, 200), angle: start,

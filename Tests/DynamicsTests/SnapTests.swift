@@ -15,14 +15,14 @@ private func snap(damping: Double) throws -> (distance: Double, angle: Double, o
     return (distance(s.center, target), s.angle, overshoot)
 }
 
-@Test func snapSettlesWithinOnePointAndAngleZeroInThreeSecondsAtDefaultDamping() throws {
+@Test(.timeLimit(.minutes(3))) func snapSettlesWithinOnePointAndAngleZeroInThreeSecondsAtDefaultDamping() throws {
     #expect(SnapBehavior(item: 1, point: .zero).damping == 0.5)
     let r = try snap(damping: 0.5)
     #expect(r.distance < 1)
     #expect(abs(r.angle) < 0.01)
 }
 
-@Test func snapOvershootsLessWithDampingOne() throws {
+@Test(.timeLimit(.minutes(3))) func snapOvershootsLessWithDampingOne() throws {
     let soft = try snap(damping: 0.5)
     let firm = try snap(damping: 1)
     #expect(firm.distance < 1 && abs(firm.angle) < 0.01)
@@ -30,12 +30,12 @@ private func snap(damping: Double) throws -> (distance: Double, angle: Double, o
     #expect(firm.overshoot < soft.overshoot / 2)
 }
 
-@Test func snapSettlesEvenWithZeroDamping() throws {
+@Test(.timeLimit(.minutes(3))) func snapSettlesEvenWithZeroDamping() throws {
     let r = try snap(damping: 0)
     #expect(r.distance < 2 && abs(r.angle) < 0.05)
 }
 
-@Test func removingTheSnapLetsGravityActAgain() throws {
+@Test(.timeLimit(.minutes(3))) func removingTheSnapLetsGravityActAgain() throws {
     let a = makeWorld()
     let id = try a.addItem(width: 40, height: 40, center: Vec2(400, 300))
     let sid = try a.add(SnapBehavior(item: id, point: Vec2(400, 200)))

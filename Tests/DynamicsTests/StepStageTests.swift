@@ -3,7 +3,7 @@ import Testing
 
 /// `DynamicAnimator.onStepStage` hears every stage of a step in `StepStage` order (docs/ARCHITECTURE.md,
 /// "The physics step"), and nothing while paused.
-@Test func aStepRunsEveryStageInStepStageOrder() throws {
+@Test(.timeLimit(.minutes(3))) func aStepRunsEveryStageInStepStageOrder() throws {
     let a = DynamicAnimator(width: 800, height: 600)
     _ = a.add(GravityBehavior())
     _ = a.add(CollisionBehavior(translatesReferenceBoundsIntoBoundary: true))
@@ -17,7 +17,7 @@ import Testing
     }
 }
 
-@Test func aPausedAnimatorHearsNoStageAndStepsOnWithoutAnObserver() throws {
+@Test(.timeLimit(.minutes(3))) func aPausedAnimatorHearsNoStageAndStepsOnWithoutAnObserver() throws {
     let a = DynamicAnimator(width: 800, height: 600)
     _ = a.add(CollisionBehavior(translatesReferenceBoundsIntoBoundary: true))
     let id = try a.addItem(width: 40, height: 40, center: Vec2(400, 580))

@@ -1,13 +1,13 @@
 import Testing
 @testable import Dynamics
 
-@Test func tapPushPointsFromCenterTowardTap() {
+@Test(.timeLimit(.minutes(3))) func tapPushPointsFromCenterTowardTap() {
     let r = tapPush(at: Vec2(400, 300), itemCenter: Vec2(100, 300))
     #expect(r.angle == 0)
     #expect(r.magnitude == 1.5)
 }
 
-@Test func tapPushAngleFollowsAtan2WithYDown() {
+@Test(.timeLimit(.minutes(3))) func tapPushAngleFollowsAtan2WithYDown() {
     let r = tapPush(at: Vec2(100, 500), itemCenter: Vec2(100, 300))
     #expect(abs(r.angle - Double.pi / 2) < 1e-12)
     #expect(abs(r.magnitude - 1.0) < 1e-12)

@@ -42,14 +42,14 @@ import Testing
         }),
     ]
 
-    @Test(arguments: sweeps.indices)
+    @Test(.timeLimit(.minutes(3)), arguments: sweeps.indices)
     func sineMatchesTheCLibraryWithinOneUlp(sweep: Int) {
         let (name, xs) = Self.sweeps[sweep]
         let worst = Self.worstUlps(xs, Trig.sin, { sin($0) })
         #expect(worst.ulps <= 1, "sine, \(name): \(worst.ulps) ulp at \(worst.at)")
     }
 
-    @Test(arguments: sweeps.indices)
+    @Test(.timeLimit(.minutes(3)), arguments: sweeps.indices)
     func cosineMatchesTheCLibraryWithinOneUlp(sweep: Int) {
         let (name, xs) = Self.sweeps[sweep]
         let worst = Self.worstUlps(xs, Trig.cos, { cos($0) })
@@ -57,7 +57,7 @@ import Testing
     }
 
     /// The zeros of sine and cosine closest to doubles: the reduction keeps the tiny results right too.
-    @Test func resultsNearZerosKeepTheirRelativeAccuracy() {
+    @Test(.timeLimit(.minutes(3))) func resultsNearZerosKeepTheirRelativeAccuracy() {
         for k in 1...1000 {
             let x = Double(k) * Double.pi  // sin x is tiny: x differs from kπ by a rounding error
             #expect(abs(Trig.sin(x) - sin(x)) <= sin(x).ulp, "sin(\(k)π)")
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test func specialValues() {
+    @Test(.timeLimit(.minutes(3))) func specialValues() {
         #expect(Trig.sin(0).bitPattern == (0.0).bitPattern)
         #expect(Trig.sin(-0.0).bitPattern == (-0.0).bitPattern)
         #expect(Trig.cos(0) == 1)
@@ -80,7 +80,7 @@ import Testing
     }
 
     /// Beyond the exact reduction range the result is still deterministic, within |x|·2.4·10⁻¹⁶ of libm's.
-    @Test func hugeArgumentsStayCloseAndFinite() {
+    @Test(.timeLimit(.minutes(3))) func hugeArgumentsStayCloseAndFinite() {
         for x in [2e6, -3.7e7, 1e9, 1e12, 1.5e15] {
             let s = Trig.sin(x), c = Trig.cos(x)
             #expect(abs(s - sin(x)) <= abs(x) * 2.4e-16 + 1e-15, "sin(\(x))")
@@ -90,7 +90,7 @@ import Testing
     }
 
     /// The engine's helpers go through Trig, not the C library.
-    @Test func engineHelpersUseDynsOwnFunctions() {
+    @Test(.timeLimit(.minutes(3))) func engineHelpersUseDynsOwnFunctions() {
         for x in Self.spread(1000, range: 100, seed: 3) {
             #expect(sine(x).bitPattern == Trig.sin(x).bitPattern)
             #expect(cosine(x).bitPattern == Trig.cos(x).bitPattern)

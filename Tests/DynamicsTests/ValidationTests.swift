@@ -11,7 +11,7 @@ private func isInvalid(_ body: () throws -> Void) -> Bool {
     }
 }
 
-@Test func addItemRejectsNonFiniteAndOutOfRangeInput() {
+@Test(.timeLimit(.minutes(3))) func addItemRejectsNonFiniteAndOutOfRangeInput() {
     let a = makeWorld()
     let bad: [() throws -> Void] = [
         { _ = try a.addItem(width: .nan, height: 10, center: .zero) },
@@ -35,7 +35,7 @@ private func isInvalid(_ body: () throws -> Void) -> Bool {
     #expect(a.itemCount == 0)
 }
 
-@Test func behaviorsRejectInvalidValuesAndUnknownIDs() throws {
+@Test(.timeLimit(.minutes(3))) func behaviorsRejectInvalidValuesAndUnknownIDs() throws {
     let a = makeWorld()
     let id = try a.addItem(width: 10, height: 10, center: Vec2(100, 100))
     #expect(isInvalid { _ = try a.add(SnapBehavior(item: id, point: .zero, damping: 1.5)) })

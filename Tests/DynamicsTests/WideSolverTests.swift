@@ -82,7 +82,7 @@ private func randomStates(_ r: inout Random, count: Int) -> [SolverBody] {
 
 private func close(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= 1e-4 * max(1, abs(a), abs(b)) }
 
-@Test func laneSolveAgreesWithTheScalarSolveOnRandomConstraints() {
+@Test(.timeLimit(.minutes(3))) func laneSolveAgreesWithTheScalarSolveOnRandomConstraints() {
     var r = Random(state: 7)
     for round in 0..<50 {
         // The last round leaves lanes empty (they point at the dummy and must change nothing).
@@ -132,7 +132,7 @@ private func close(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= 1e-4 * max(1,
 
 /// One plank under more small boxes than there are colours: the plank's constraints cannot all be coloured,
 /// the rest go to the overflow, and the overflow is solved (every box rests on the plank, none sinks in).
-@Test func contactsBeyondTheColoursAreSolvedInTheOverflow() throws {
+@Test(.timeLimit(.minutes(3))) func contactsBeyondTheColoursAreSolvedInTheOverflow() throws {
     let a = DynamicAnimator(width: 2000, height: 600)
     _ = a.add(GravityBehavior())
     _ = a.add(CollisionBehavior())
@@ -155,7 +155,7 @@ private func close(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= 1e-4 * max(1,
 
 /// Joints are coloured with the contacts (Box2D's constraint graph): a chain of rods, each sharing a body with
 /// the next, takes a different colour per link, and the chain holds its lengths while it swings.
-@Test func aChainOfRodsTakesOneColourPerSharedBodyAndHoldsItsLengths() throws {
+@Test(.timeLimit(.minutes(3))) func aChainOfRodsTakesOneColourPerSharedBodyAndHoldsItsLengths() throws {
     let a = makeWorld(collision: false)
     var ids: [ItemID] = []
     for k in 0..<5 { ids.append(try a.addItem(width: 10, height: 10, center: Vec2(300 + Double(k) * 40, 100))) }

@@ -7,7 +7,7 @@ extension EndToEnd {
     @Suite(.serialized)
     struct AttachmentCommandTests {
         /// Seed recipe 2.4: the pan gesture moves the attachment's anchor and the item follows along the rod.
-        @Test func movingTheAnchorDragsTheItemAlongTheRod() throws {
+        @Test(.timeLimit(.minutes(5))) func movingTheAnchorDragsTheItemAlongTheRod() throws {
             let server = try ServerProcess(["--scene", "attachment", "--held"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)
@@ -39,7 +39,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func attachCreatesAnAttachmentListedWithItsIDThatDetachRemoves() throws {
+        @Test(.timeLimit(.minutes(5))) func attachCreatesAnAttachmentListedWithItsIDThatDetachRemoves() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -60,7 +60,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func pinJoinsTwoItemsAtOnePoint() throws {
+        @Test(.timeLimit(.minutes(5))) func pinJoinsTwoItemsAtOnePoint() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -75,7 +75,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func slidingKeepsTheItemOnItsRailWithinRangeAndMovesWithItsAnchor() throws {
+        @Test(.timeLimit(.minutes(5))) func slidingKeepsTheItemOnItsRailWithinRangeAndMovesWithItsAnchor() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -95,7 +95,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func fixedWeldsTwoItemsAndPinRangeStopsASwing() throws {
+        @Test(.timeLimit(.minutes(5))) func fixedWeldsTwoItemsAndPinRangeStopsASwing() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -115,7 +115,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func anchorDetachAndAttachAnswerUnknownIDsWithTheFieldsName() throws {
+        @Test(.timeLimit(.minutes(5))) func anchorDetachAndAttachAnswerUnknownIDsWithTheFieldsName() throws {
             let server = try ServerProcess(["--scene", "default"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `--token` and `--admin-token` (docs/PROTOCOL.md, Security).
     @Suite(.serialized)
     struct AuthTests {
-        @Test func beforeAGoodHelloOnlyPingIsAnsweredAndNoSceneOrSnapshotArrives() throws {
+        @Test(.timeLimit(.minutes(5))) func beforeAGoodHelloOnlyPingIsAnsweredAndNoSceneOrSnapshotArrives() throws {
             let server = try ServerProcess(["--scene", "default", "--token", "T0k"])
             let client = try server.connect()
             let welcome = try #require(client.nextLine(timeout: 10))
@@ -37,7 +37,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func worldChangingCommandsNeedTheAdminTokenOthersDoNot() throws {
+        @Test(.timeLimit(.minutes(5))) func worldChangingCommandsNeedTheAdminTokenOthersDoNot() throws {
             let server = try ServerProcess(["--scene", "push", "--admin-token", "Adm1n"])
             let player = try server.connect(), admin = try server.connect()
             let body = try #require(player.join().scene?.bodies.first?.id)

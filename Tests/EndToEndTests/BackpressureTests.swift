@@ -7,7 +7,7 @@ extension EndToEnd {
     /// allows and only while its output drains, and tells a flooder once.
     @Suite(.serialized)
     struct BackpressureTests {
-        @Test func aFlooderIsToldOnceAndEveryLineIsHandledInOrderAtItsRate() throws {
+        @Test(.timeLimit(.minutes(5))) func aFlooderIsToldOnceAndEveryLineIsHandledInOrderAtItsRate() throws {
             let server = try ServerProcess(["--scene", "default", "--rate", "100", "--burst", "50"])
             let flooder = try server.connect()
             _ = flooder.join()
@@ -44,7 +44,7 @@ extension EndToEnd {
             }
         }
 
-        @Test func aClientThatDoesNotReadIsPausedAndGetsEveryAnswerWhenItReads() throws {
+        @Test(.timeLimit(.minutes(5))) func aClientThatDoesNotReadIsPausedAndGetsEveryAnswerWhenItReads() throws {
             let server = try ServerProcess(["--scene", "empty", "--rate", "1000000", "--burst", "1000000",
                                             "--send-buffer-bytes", "4096", "--max-outbox-bytes", "1048576",
                                             "--log-level", "debug"])

@@ -8,14 +8,12 @@ extension EndToEnd {
     /// The screenshot is kept as `.build/test-artifacts/browser-client.png`.
     @Suite(.serialized)
     struct BrowserTests {
-        static let chromiumMissing = "chromium not found (Debian package chromium; make test's bootstrap installs it, DYN_CHROMIUM overrides)"
-
         /// Where test artefacts go: `.build/test-artifacts`, next to the build products.
         static var artifactsDirectory: URL {
             ServerProcess.productsDirectory.deletingLastPathComponent().appendingPathComponent("test-artifacts")
         }
 
-        @Test(.enabled(if: ExternalTool.chromium != nil, Comment(rawValue: chromiumMissing)))
+        @Test(.timeLimit(.minutes(5)), RequiredTool.chromium.trait)
         func pageConnectsDrawsTheWorldAndAClickTapsTheItemATCPClientSeesMove() throws {
             // The push scene: one 80 x 80 square at (400, 300), no gravity, at rest.
             let server = try ServerProcess(["--scene", "push"])
@@ -26,7 +24,7 @@ extension EndToEnd {
             let before = try #require(joined.snapshot?.body(square.id))
 
             let url = "http://127.0.0.1:\(http)/"
-            let browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: url)
+            let browser = try HeadlessChromium(binary: try RequiredTool.chromium.require(), url: url)
             // The page is connected and has drawn a few frames with the body in them.
             var status: [String: Any] = [:]
             let ready = Reliability.eventually(timeout: 20) {
@@ -68,7 +66,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test(.enabled(if: ExternalTool.chromium != nil, Comment(rawValue: chromiumMissing)))
+        @Test(.timeLimit(.minutes(5)), RequiredTool.chromium.trait)
         func pressAndMoveDragsTheItemUnderTheBrowsersNameAndRightClickSnapsIt() throws {
             let server = try ServerProcess(["--scene", "push"])
             let http = try #require(server.httpPort)
@@ -76,7 +74,7 @@ extension EndToEnd {
             let joined = observer.join()
             let square = try #require(joined.scene?.bodies.first)
             let before = try #require(joined.snapshot?.body(square.id))
-            let browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(http)/")
+            let browser = try HeadlessChromium(binary: try RequiredTool.chromium.require(), url: "http://127.0.0.1:\(http)/")
             let ready = Reliability.eventually(timeout: 20) {
                 ((try? browser.evaluate("dyn.state === 'open' && dyn.bodies.size === 1 && dyn.frames > 3")) as? Bool) == true
             }

@@ -10,7 +10,7 @@ extension EndToEnd {
     /// is away and its disappearance when it returns, a token server without `--token`, and the selection
     /// visible without colour.
     @Suite(.serialized) struct ClientConnectionTests {
-        @Test func eightyByTwentyFourShowsTheConnectionAndTheScene() throws {
+        @Test(.timeLimit(.minutes(5))) func eightyByTwentyFourShowsTheConnectionAndTheScene() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"], columns: 80, rows: 24, awaitConnected: false)
             let shown = session.client.waitForScreen { $0.text(row: 23).hasPrefix(" connected | scene default | ") }
             #expect(shown, "\(session.client.screen.text)")
@@ -20,7 +20,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func theBannerShowsWhileTheServerIsAwayAndGoesWhenItReturns() throws {
+        @Test(.timeLimit(.minutes(5))) func theBannerShowsWhileTheServerIsAwayAndGoesWhenItReturns() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             let port = session.server.port
             let rows = ClientSession.rows
@@ -40,7 +40,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func aTokenServerWithoutTokenSaysSoAndATypedHelloLetsUsIn() throws {
+        @Test(.timeLimit(.minutes(5))) func aTokenServerWithoutTokenSaysSoAndATypedHelloLetsUsIn() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default", "--token", "s3cret"], awaitConnected: false)
             let rows = ClientSession.rows
             #expect(session.client.waitForScreen { $0.text(row: rows - 1).hasPrefix(" unauthorized: give --token |") },
@@ -52,7 +52,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func withoutColourTheSelectionShowsInReverseVideo() throws {
+        @Test(.timeLimit(.minutes(5))) func withoutColourTheSelectionShowsInReverseVideo() throws {
             var body = 0
             let session = try ClientSession(environment: ["NO_COLOR": "1"]) { control in body = try ClientSession.box(control) }
             let world = 0..<(ClientSession.rows - 2)

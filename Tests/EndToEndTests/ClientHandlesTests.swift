@@ -9,7 +9,7 @@ extension EndToEnd {
     /// Mouse gestures on handles and items: dragging an attachment's anchor (seed recipe 2.4), the fling at
     /// the end of a drag, and what other clients do shown as notices.
     @Suite(.serialized) struct ClientHandlesTests {
-        @Test func draggingTheAnchorMarkerMovesTheAnchorAndTheItemFollows() throws {
+        @Test(.timeLimit(.minutes(5))) func draggingTheAnchorMarkerMovesTheAnchorAndTheItemFollows() throws {
             let session = try ClientSession(serverArguments: ["--scene", "attachment"])
             let attachment = try #require(session.scene?.attachments.first)
             let anchor = try #require(attachment.anchor)
@@ -33,7 +33,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func releasingAMovingDragFlingsTheItem() throws {
+        @Test(.timeLimit(.minutes(5))) func releasingAMovingDragFlingsTheItem() throws {
             var body = 0
             let session = try ClientSession { control in body = try ClientSession.box(control) }
             session.client.type(ClientSession.mouse("press", column: 50, row: 15))
@@ -55,7 +55,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func noticesFromASecondClientAppearAboveTheStatusLine() throws {
+        @Test(.timeLimit(.minutes(5))) func noticesFromASecondClientAppearAboveTheStatusLine() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             #expect(try session.control.ack(.hello(name: "bob", token: nil, protocolVersion: 1), id: 1) != nil)
             #expect(try session.control.ack(.scene(name: "snap"), id: 2) != nil)
@@ -65,7 +65,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func kSubscribesToContactsAndSaysSo() throws {
+        @Test(.timeLimit(.minutes(5))) func kSubscribesToContactsAndSaysSo() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             session.client.type("k")
             #expect(session.client.waitForScreen { $0.contains("contact flashes on") }, "\(session.client.screen.text)")
@@ -74,7 +74,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func fPlacesAFieldAtTheCursorAndAgainCyclesItsKind() throws {
+        @Test(.timeLimit(.minutes(5))) func fPlacesAFieldAtTheCursorAndAgainCyclesItsKind() throws {
             let session = try ClientSession()
             session.client.type("f")
             let first = try #require(session.control.waitFor(timeout: 5) { if case let .scene(scene) = $0 { !scene.fields.isEmpty } else { false } })
@@ -93,7 +93,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func draggingAFieldGlyphMovesTheField() throws {
+        @Test(.timeLimit(.minutes(5))) func draggingAFieldGlyphMovesTheField() throws {
             var fieldID = 0
             let session = try ClientSession { control in
                 let fields = try #require(try control.ack(.field(kind: .vortex, FieldParameters(x: 200, y: 150, region: FieldRegionSpec(.radius(80)))), id: 904))

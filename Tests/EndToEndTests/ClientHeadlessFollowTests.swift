@@ -8,7 +8,7 @@ extension EndToEnd {
     @Suite(.serialized) struct ClientHeadlessFollowTests {
         private func decoded(_ run: HeadlessRun) -> [ServerMessage] { run.stdoutLines.compactMap { ServerMessage.decode($0) } }
 
-        @Test func followKeepsPrintingAfterStdinEndsUntilTheServerCloses() throws {
+        @Test(.timeLimit(.minutes(5))) func followKeepsPrintingAfterStdinEndsUntilTheServerCloses() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let serverPID = server.pid
             // stdin is empty: without --follow the client would be gone after its 100 ms linger. The server is
@@ -25,7 +25,7 @@ extension EndToEnd {
             #expect(snapshots.count >= 2, "\(run.stdoutLines)")
         }
 
-        @Test func snapshotsAndContactsFlagsSendSubscribe() throws {
+        @Test(.timeLimit(.minutes(5))) func snapshotsAndContactsFlagsSendSubscribe() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--linger", "300",
                                            "--snapshots", "none", "--contacts"], stdin: "")
@@ -39,7 +39,7 @@ extension EndToEnd {
             #expect(fields.first { $0.0 == "contacts" }?.1 == .bool(true))
         }
 
-        @Test func trailingIDNamesTheAnswer() throws {
+        @Test(.timeLimit(.minutes(5))) func trailingIDNamesTheAnswer() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--linger", "300"],
                                           stdin: "spawn rect 40 40 100 100 id=box\nremove 999999 id=gone\n")
@@ -48,7 +48,7 @@ extension EndToEnd {
             #expect(messages.contains { if case let .error(error) = $0 { error.id == .string("gone") && error.code == .unknownBody } else { false } })
         }
 
-        @Test(arguments: ["dynclient", "dynserver", "dynbench"])
+        @Test(.timeLimit(.minutes(5)), arguments: ["dynclient", "dynserver", "dynbench"])
         func versionPrintsNameAndVersion(program: String) throws {
             let path = ServerProcess.productsDirectory.appendingPathComponent(program).path
             let run = try ChildProcess.run(path, ["--version"], timeout: 30)

@@ -21,7 +21,7 @@ extension EndToEnd {
             return nil
         }
 
-        @Test func tapMovesTheItemInThePrintedSnapshots() throws {
+        @Test(.timeLimit(.minutes(5))) func tapMovesTheItemInThePrintedSnapshots() throws {
             let server = try ServerProcess(["--scene", "empty"])
             // An instantaneous tap 50 pt right of the centre: magnitude 0.25, a velocity change of 25 pt/s.
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--linger", "300"],
@@ -52,7 +52,7 @@ extension EndToEnd {
             #expect(abs((last.x - first.x) - carried) < 1 + 0.05 * carried, "moved \(last.x - first.x) pt, velocity over time says \(carried)")
         }
 
-        @Test func everyServerLineIsPrintedAsOneJSONLineAndBadShortLinesAreSkipped() throws {
+        @Test(.timeLimit(.minutes(5))) func everyServerLineIsPrintedAsOneJSONLineAndBadShortLinesAreSkipped() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--linger", "200"],
                                           stdin: "jump 1 2\ntap 1\n{\"type\":\"ping\",\"t\":5,\"id\":9}\nsnap 999 1 2\n")
@@ -71,7 +71,7 @@ extension EndToEnd {
             })
         }
 
-        @Test func noReconnectExitsNonZeroWhenTheServerGoesAway() throws {
+        @Test(.timeLimit(.minutes(5))) func noReconnectExitsNonZeroWhenTheServerGoesAway() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let port = String(server.port)
             let serverPID = server.pid
@@ -85,7 +85,7 @@ extension EndToEnd {
             #expect(run.stderr.contains("server gone") || run.stderr.contains("connection lost"))
         }
 
-        @Test func noReconnectExitsNonZeroWhenNothingListens() throws {
+        @Test(.timeLimit(.minutes(5))) func noReconnectExitsNonZeroWhenNothingListens() throws {
             let port: UInt16
             do {
                 let server = try ServerProcess(["--scene", "empty"])

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// The direct keys and the `:` command line of `dynclient`, typed on a real pseudo-terminal against a
     /// real `dynserver`, their effects read back by a second connection.
     @Suite(.serialized) struct ClientKeysTests {
-        @Test func numberKeysLoadEveryListedSceneInOrder() throws {
+        @Test(.timeLimit(.minutes(5))) func numberKeysLoadEveryListedSceneInOrder() throws {
             let session = try ClientSession(serverArguments: ["--scene", "empty"])
             let listed = ["default", "empty", "gravity", "collision", "push", "attachment", "snap", "elasticity", "fields", "joints"]
             for (index, name) in listed.enumerated() {
@@ -21,7 +21,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func colonSceneSnapLoadsItAndTheStatusLineSaysSo() throws {
+        @Test(.timeLimit(.minutes(5))) func colonSceneSnapLoadsItAndTheStatusLineSaysSo() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             session.client.type(":scene sn")
             // Tab completes the scene name.
@@ -34,7 +34,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func aMistypedLineIsNotSentAndSaysWhy() throws {
+        @Test(.timeLimit(.minutes(5))) func aMistypedLineIsNotSentAndSaysWhy() throws {
             let session = try ClientSession()
             session.client.type(":collision sideways\r")
             #expect(session.client.waitForScreen { $0.contains("collision: \"sideways\" is not items, boundaries or everything") },
@@ -46,7 +46,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func cCyclesTheCollisionMode() throws {
+        @Test(.timeLimit(.minutes(5))) func cCyclesTheCollisionMode() throws {
             let session = try ClientSession()
             #expect(session.scene?.collisionMode == .everything)
             session.client.type("c")
@@ -58,7 +58,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func nSpawnsABoxAtTheCursorAndTheBodyCountGrows() throws {
+        @Test(.timeLimit(.minutes(5))) func nSpawnsABoxAtTheCursorAndTheBodyCountGrows() throws {
             let session = try ClientSession()
             #expect(session.scene?.bodies.count == 0)
             // The cursor starts at the centre (400, 300); one cell right is 10 pt.
@@ -73,7 +73,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func eEditsTheElasticityOfTheSelection() throws {
+        @Test(.timeLimit(.minutes(5))) func eEditsTheElasticityOfTheSelection() throws {
             var body = 0
             let session = try ClientSession { control in body = try ClientSession.box(control) }
             session.client.type("\t")
@@ -87,7 +87,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func xRemovesTheSelection() throws {
+        @Test(.timeLimit(.minutes(5))) func xRemovesTheSelection() throws {
             var body = 0
             let session = try ClientSession { control in body = try ClientSession.box(control) }
             session.client.type("\tx")
@@ -96,7 +96,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func pHoldsTheWorldAndDotStepsExactlyOneTick() throws {
+        @Test(.timeLimit(.minutes(5))) func pHoldsTheWorldAndDotStepsExactlyOneTick() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             session.client.type("p")
             let held = try #require(session.control.nextSnapshot { $0.held })

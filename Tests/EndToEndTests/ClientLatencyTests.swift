@@ -17,7 +17,7 @@ extension EndToEnd {
             return (server, control, body)
         }
 
-        @Test func motionNeverJumpsBackOnAJitteryLink() throws {
+        @Test(.timeLimit(.minutes(5))) func motionNeverJumpsBackOnAJitteryLink() throws {
             let (server, _, _) = try movingBox()
             let proxy = try ClientDelayProxy(serverPort: server.port, oneWayMs: 50, jitterMs: 10)
             let client = try PseudoTerminalClient(arguments: ["--port", String(proxy.port), "--name", "far"],
@@ -43,7 +43,7 @@ extension EndToEnd {
             #expect(client.waitForExit() == 0)
         }
 
-        @Test func ownDragLineFollowsThePointerOnTheNextFrame() throws {
+        @Test(.timeLimit(.minutes(5))) func ownDragLineFollowsThePointerOnTheNextFrame() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let control = try server.connect()
             _ = control.join()

@@ -29,7 +29,7 @@ extension EndToEnd {
             return client
         }
 
-        @Test func sgrClickTapsTheItemAndQRestoresTheTerminal() throws {
+        @Test(.timeLimit(.minutes(5))) func sgrClickTapsTheItemAndQRestoresTheTerminal() throws {
             let (server, control, body) = try worldWithABox()
             let client = try startClient(port: server.port)
             // 100 x 30 world area: 0.2 dots per point, 20 dots margin; cell (54, 16) is world (445, 330),
@@ -46,7 +46,7 @@ extension EndToEnd {
             #expect(client.output.ends(with: Self.leaveModes))
         }
 
-        @Test func sigtermAndCtrlCAlsoRestoreTheTerminal() throws {
+        @Test(.timeLimit(.minutes(5))) func sigtermAndCtrlCAlsoRestoreTheTerminal() throws {
             let (server, _, _) = try worldWithABox()
             let first = try startClient(port: server.port)
             kill(first.process.processIdentifier, SIGTERM)
@@ -60,7 +60,7 @@ extension EndToEnd {
             #expect(second.output.ends(with: Self.leaveModes))
         }
 
-        @Test func keyboardDragMovesTheItemAndEveryoneSeesTheDrag() throws {
+        @Test(.timeLimit(.minutes(5))) func keyboardDragMovesTheItemAndEveryoneSeesTheDrag() throws {
             let (server, control, body) = try worldWithABox()
             let client = try startClient(port: server.port)
             // The cursor starts at the centre (400, 300), on the box: d grabs it, five cells right drags it.

@@ -9,7 +9,7 @@ extension EndToEnd {
     /// The terminal side of `dynclient`: a window resize re-lays out the screen, frames never exceed the
     /// 30 per second cap however fast input comes, and an admin command refused says why.
     @Suite(.serialized) struct ClientTerminalTests {
-        @Test func aResizedWindowIsLaidOutAgain() throws {
+        @Test(.timeLimit(.minutes(5))) func aResizedWindowIsLaidOutAgain() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             try session.client.resize(columns: 80, rows: 24)
             // The status line moves to the new last row, cut to 80 columns.
@@ -20,7 +20,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func framesStayWithinThirtyPerSecondUnderAFloodOfInput() throws {
+        @Test(.timeLimit(.minutes(5))) func framesStayWithinThirtyPerSecondUnderAFloodOfInput() throws {
             var body = 0
             let session = try ClientSession { control in body = try ClientSession.box(control) }
             var frameTimes: [Date] = []
@@ -50,7 +50,7 @@ extension EndToEnd {
             session.quit()
         }
 
-        @Test func aRefusedAdminCommandSaysItNeedsTheAdminToken() throws {
+        @Test(.timeLimit(.minutes(5))) func aRefusedAdminCommandSaysItNeedsTheAdminToken() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default", "--admin-token", "boss"])
             session.client.type("c")
             #expect(session.client.waitForScreen { $0.contains("collision: forbidden: this needs the admin token") },

@@ -29,7 +29,7 @@ extension EndToEnd {
             return (full, compact)
         }
 
-        @Test func subscribingToCompactStartsWithAKeyframeOfEveryBody() throws {
+        @Test(.timeLimit(.minutes(5))) func subscribingToCompactStartsWithAKeyframeOfEveryBody() throws {
             let server = try ServerProcess(["--scene", "default"])
             let (_, compact) = try pair(server)
             guard case let .frame(frame)? = compact.waitFor(timeout: 5, { if case .frame = $0 { true } else { false } }) else {
@@ -41,7 +41,7 @@ extension EndToEnd {
             #expect(Set(frame.bodies.map(\.id)) == Set(compact.lastScene?.bodies.map(\.id) ?? []))
         }
 
-        @Test func fullAndCompactClientsAgreeTickForTickThroughSpawnAndRemove() throws {
+        @Test(.timeLimit(.minutes(5))) func fullAndCompactClientsAgreeTickForTickThroughSpawnAndRemove() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let (full, compact) = try pair(server)
             try fillWithMovingBalls(full, count: 30)
@@ -66,7 +66,7 @@ extension EndToEnd {
             #expect(deltas.allSatisfy { $0.bodies.count >= 30 }, "delta sizes: \(Set(deltas.map(\.bodies.count)).sorted())")
         }
 
-        @Test func afterASceneLoadTheNextFrameIsAKeyframeAndStatesStillAgree() throws {
+        @Test(.timeLimit(.minutes(5))) func afterASceneLoadTheNextFrameIsAKeyframeAndStatesStillAgree() throws {
             let server = try ServerProcess(["--scene", "default"])
             let (full, compact) = try pair(server)
             var both = SideBySide()
@@ -83,7 +83,7 @@ extension EndToEnd {
             #expect(differing.isEmpty, "ticks that differ: \(differing.prefix(5))")
         }
 
-        @Test func aRestingWorldSendsFramesWithoutBodies() throws {
+        @Test(.timeLimit(.minutes(5))) func aRestingWorldSendsFramesWithoutBodies() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let (full, compact) = try pair(server)
             // Zero gravity first: the box never moves. After its keyframe every frame lists nothing.
@@ -98,7 +98,7 @@ extension EndToEnd {
             #expect(deltas.allSatisfy { $0.bodies.isEmpty }, "\(deltas.map(\.bodies.count))")
         }
 
-        @Test func aSlowClientSkipsFramesButEachFrameFitsWhatItReallyGot() throws {
+        @Test(.timeLimit(.minutes(5))) func aSlowClientSkipsFramesButEachFrameFitsWhatItReallyGot() throws {
             // A tiny kernel send buffer (and a small receive window) so the server's own latest-only slot fills
             // at once and newer frames replace unsent ones.
             let server = try ServerProcess(["--scene", "empty", "--send-buffer-bytes", "4096"])
@@ -127,7 +127,7 @@ extension EndToEnd {
             #expect(differing.isEmpty, "ticks that differ: \(differing.prefix(5))")
         }
 
-        @Test func snapshotsNoneGetsNoStateButStillAcksAndPongs() throws {
+        @Test(.timeLimit(.minutes(5))) func snapshotsNoneGetsNoStateButStillAcksAndPongs() throws {
             let server = try ServerProcess(["--scene", "default"])
             let watcher = try server.connect()
             #expect(watcher.join().snapshot != nil)
@@ -156,7 +156,7 @@ extension EndToEnd {
             #expect(quiet.sceneCount == 2, "the scene still arrives")
         }
 
-        @Test func snapshotHzIsHonouredPerClient() throws {
+        @Test(.timeLimit(.minutes(5))) func snapshotHzIsHonouredPerClient() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let (full, compact) = try pair(server)
             try fillWithMovingBalls(full, count: 5)

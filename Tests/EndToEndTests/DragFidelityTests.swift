@@ -9,7 +9,7 @@ extension EndToEnd {
     struct DragFidelityTests {
         /// The `attachment` scene's 100 x 100 square hangs by a rigid rod from (400, 90); the pointer drags it
         /// far beyond the rod's reach and holds still there.
-        @Test func dragBeyondTheRodHoldsStillWithRealVelocityAndReleasesGently() throws {
+        @Test(.timeLimit(.minutes(5))) func dragBeyondTheRodHoldsStillWithRealVelocityAndReleasesGently() throws {
             let server = try ServerProcess(["--scene", "attachment"])
             let client = try server.connect()
             let body = try #require(client.join().scene?.bodies.first?.id)
@@ -43,7 +43,7 @@ extension EndToEnd {
         }
 
         /// The `push` scene's 80 x 80 square (no gravity) is dragged into the right wall, then toward x = 5000.
-        @Test func dragIntoTheWallAndFarBeyondStaysInsideWithoutSpinAndReleasesGently() throws {
+        @Test(.timeLimit(.minutes(5))) func dragIntoTheWallAndFarBeyondStaysInsideWithoutSpinAndReleasesGently() throws {
             let server = try ServerProcess(["--scene", "push"])
             let client = try server.connect()
             let body = try #require(client.join().scene?.bodies.first?.id)

@@ -7,7 +7,7 @@ extension EndToEnd {
     /// by a second client.
     @Suite(.serialized)
     struct DragTests {
-        @Test func grabPointFollowsTheMovedAnchorAndOtherClientsSeeTheDrag() throws {
+        @Test(.timeLimit(.minutes(5))) func grabPointFollowsTheMovedAnchorAndOtherClientsSeeTheDrag() throws {
             let server = try ServerProcess(["--scene", "push"])
             let dragger = try server.connect(), watcher = try server.connect()
             let draggerID = try #require(dragger.join().welcome?.client)
@@ -37,7 +37,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func dragEndRemovesTheDragFromSnapshots() throws {
+        @Test(.timeLimit(.minutes(5))) func dragEndRemovesTheDragFromSnapshots() throws {
             let server = try ServerProcess(["--scene", "push"])
             let client = try server.connect()
             _ = try #require(client.join().scene)
@@ -51,7 +51,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func dragIsReleasedWhenItsClientResetsTheConnection() throws {
+        @Test(.timeLimit(.minutes(5))) func dragIsReleasedWhenItsClientResetsTheConnection() throws {
             let server = try ServerProcess(["--scene", "push"])
             let dragger = try server.connect(), watcher = try server.connect()
             let draggerID = try #require(dragger.join().welcome?.client)
@@ -68,7 +68,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func dragEndsWhenItsItemIsRemoved() throws {
+        @Test(.timeLimit(.minutes(5))) func dragEndsWhenItsItemIsRemoved() throws {
             let server = try ServerProcess(["--scene", "push"])
             let dragger = try server.connect(), remover = try server.connect()
             let body = try #require(dragger.join().scene?.bodies.first?.id)

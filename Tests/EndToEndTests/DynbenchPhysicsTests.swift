@@ -6,7 +6,7 @@ import Testing
 /// these check what the commands build and print, not how fast anything is.
 @Suite struct DynbenchPhysicsTests {
     /// Each scene at a small size: one line, with the number of dynamic items its geometry implies.
-    @Test(arguments: [
+    @Test(.timeLimit(.minutes(5)), arguments: [
         ("pyramid", 4, 10), ("rain", 20, 20), ("large_pyramid", 3, 6), ("many_pyramids", 1, 55),
         // 10 × 10 circles, 7 anchored at the top of the middle columns.
         ("joint_grid", 10, 93), ("tumbler", 3, 9),
@@ -27,7 +27,7 @@ import Testing
 
     /// `--stages`: every `StepStage` by name with its mean ms per step and its share; the shares add up to the
     /// whole step, and a pyramid's step spends time in its proxies, contacts, preparation and sub-steps.
-    @Test func stagesChargeTheStepToEveryStage() throws {
+    @Test(.timeLimit(.minutes(5))) func stagesChargeTheStepToEveryStage() throws {
         let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "10", "--steps", "40", "--no-sleep",
                                         "--stages"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -44,14 +44,14 @@ import Testing
         }
     }
 
-    @Test func stagesRefuseTheComparison() throws {
+    @Test(.timeLimit(.minutes(5))) func stagesRefuseTheComparison() throws {
         let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--stages", "--wake-one"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--stages times a plain run"))
     }
 
     /// The pyramid stands: after 1 s its top box is where it started (within 1 cm).
-    @Test func largePyramidStands() throws {
+    @Test(.timeLimit(.minutes(5))) func largePyramidStands() throws {
         let run = try BenchProcess.run(["physics", "--scene", "large_pyramid", "--size", "5", "--steps", "60", "--no-sleep"])
         let line = try #require(run.lines.first)
         #expect(abs((line["top_y_end"] as? Double ?? 0) - 4.5) < 0.01)
@@ -60,7 +60,7 @@ import Testing
 
     /// The tumbler's velocity motors turn its walls, which carry the boxes round: they end far from where
     /// they started.
-    @Test func tumblerTurnsItsContents() throws {
+    @Test(.timeLimit(.minutes(5))) func tumblerTurnsItsContents() throws {
         let run = try BenchProcess.run(["physics", "--scene", "tumbler", "--size", "4", "--steps", "240"])
         let line = try #require(run.lines.first)
         #expect((line["max_disp_end"] as? Double ?? 0) > 5)
@@ -69,7 +69,7 @@ import Testing
 
     /// `--wake-one`: a pyramid settles, then its top box (the last one added: ground is item 1) is pushed
     /// and stays awake for the timed steps.
-    @Test func wakeOneSettlesThenKeepsTheTopBoxAwake() throws {
+    @Test(.timeLimit(.minutes(5))) func wakeOneSettlesThenKeepsTheTopBoxAwake() throws {
         let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "30", "--wake-one"])
         #expect(run.status == 0, "\(run.stderr)")
         let line = try #require(run.lines.first)
@@ -84,7 +84,7 @@ import Testing
 
     /// `--wake-one --apart`: the pushed item is a lone box away from the pyramid (ground 1, boxes 2...11,
     /// its ledge 12, itself 13), so the pyramid stays asleep while the world keeps running.
-    @Test func wakeOneApartKeepsOnlyTheLoneBoxAwake() throws {
+    @Test(.timeLimit(.minutes(5))) func wakeOneApartKeepsOnlyTheLoneBoxAwake() throws {
         let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "30", "--wake-one",
                                         "--apart"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -95,7 +95,7 @@ import Testing
         #expect(line["moving_end"] as? Int == 0)
     }
 
-    @Test func wakeOneRefusesNoSleep() throws {
+    @Test(.timeLimit(.minutes(5))) func wakeOneRefusesNoSleep() throws {
         let run = try BenchProcess.run(["physics", "--wake-one", "--no-sleep"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--wake-one needs sleeping"))
@@ -103,7 +103,7 @@ import Testing
 
     /// `--compare-box2d3`: dyn and the harness alternate, the harness gets the same scene, size, steps and
     /// sleep setting, and the last line holds both medians and their ratio.
-    @Test func compareAlternatesRunsAndPrintsTheRatio() throws {
+    @Test(.timeLimit(.minutes(5))) func compareAlternatesRunsAndPrintsTheRatio() throws {
         let dir = try BenchProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fake = try BenchProcess.fakeHarness(median: 0.25, in: dir)
@@ -127,7 +127,7 @@ import Testing
     }
 
     /// A scene the harness does not have is run by dyn alone and reported as missing; the harness is not run.
-    @Test func compareReportsAMissingScene() throws {
+    @Test(.timeLimit(.minutes(5))) func compareReportsAMissingScene() throws {
         let dir = try BenchProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fake = try BenchProcess.fakeHarness(median: 0.25, in: dir)
@@ -141,7 +141,7 @@ import Testing
 
     /// `--clock cpu` times steps on the stepping thread's CPU clock and says so; the comparison refuses it
     /// (the harness times on the wall clock).
-    @Test func cpuClockIsReportedAndRefusedByTheComparison() throws {
+    @Test(.timeLimit(.minutes(5))) func cpuClockIsReportedAndRefusedByTheComparison() throws {
         let run = try BenchProcess.run(["physics", "--scene", "pyramid", "--size", "4", "--steps", "12", "--clock", "cpu"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.lines.first?["clock"] as? String == "cpu")
@@ -151,7 +151,7 @@ import Testing
         #expect(refused.stderr.contains("wall clock"))
     }
 
-    @Test func compareRefusesAMissingHarness() throws {
+    @Test(.timeLimit(.minutes(5))) func compareRefusesAMissingHarness() throws {
         let run = try BenchProcess.run(["physics", "--compare-box2d3", "/nonexistent/bench3"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("is not an executable file"))

@@ -7,7 +7,7 @@ extension EndToEnd {
     /// and the connection still usable afterwards.
     @Suite(.serialized)
     struct ErrorCodeTests {
-        @Test func brokenJSONAndInvalidUTF8AreBadJSON() throws {
+        @Test(.timeLimit(.minutes(5))) func brokenJSONAndInvalidUTF8AreBadJSON() throws {
             let (server, client) = try joined()
             try client.send(#"{"type":"ping","id":1"#)
             #expect(client.nextError()?.code == .badJSON)
@@ -17,7 +17,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func nonObjectMissingOrMistypedFieldIsBadMessageWithTheId() throws {
+        @Test(.timeLimit(.minutes(5))) func nonObjectMissingOrMistypedFieldIsBadMessageWithTheId() throws {
             let (server, client) = try joined()
             try client.send("[1,2,3]")
             #expect(client.nextError()?.code == .badMessage)
@@ -29,14 +29,14 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func unknownTypeEchoesAStringId() throws {
+        @Test(.timeLimit(.minutes(5))) func unknownTypeEchoesAStringId() throws {
             let (server, client) = try joined()
             let error = try client.error(#"{"type":"fly","id":"u-1"}"#, id: .string("u-1"))
             #expect(error?.code == .unknownType)
             withExtendedLifetime(server) {}
         }
 
-        @Test func overflowingLiteralAndOutOfRangeValuesAreBadValue() throws {
+        @Test(.timeLimit(.minutes(5))) func overflowingLiteralAndOutOfRangeValuesAreBadValue() throws {
             let (server, client) = try joined()
             let body = try #require(client.lastScene?.bodies.first?.id)
             #expect(try client.error(#"{"type":"tap","id":7,"x":1e999,"y":1}"#, id: .int(7))?.code == .badValue)
@@ -47,14 +47,14 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func commandOnAMissingBodyIsUnknownBody() throws {
+        @Test(.timeLimit(.minutes(5))) func commandOnAMissingBodyIsUnknownBody() throws {
             let (server, client) = try joined()
             #expect(try client.error(#"{"type":"push","id":11,"body":424242,"angle":0,"magnitude":1}"#, id: .int(11))?.code == .unknownBody)
             #expect(try client.error(#"{"type":"set","id":12,"body":424242,"friction":0.5}"#, id: .int(12))?.code == .unknownBody)
             withExtendedLifetime(server) {}
         }
 
-        @Test func tapOrDragWithNoItemAnywhereIsNoBody() throws {
+        @Test(.timeLimit(.minutes(5))) func tapOrDragWithNoItemAnywhereIsNoBody() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = client.join()
@@ -63,14 +63,14 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func dragMoveOrEndWithoutBeginIsNotDragging() throws {
+        @Test(.timeLimit(.minutes(5))) func dragMoveOrEndWithoutBeginIsNotDragging() throws {
             let (server, client) = try joined()
             #expect(try client.error(#"{"type":"drag","id":15,"phase":"move","x":1,"y":1}"#, id: .int(15))?.code == .notDragging)
             #expect(try client.error(#"{"type":"drag","id":16,"phase":"end"}"#, id: .int(16))?.code == .notDragging)
             withExtendedLifetime(server) {}
         }
 
-        @Test func moreCommandsThanTheBucketAllowsAreRateLimited() throws {
+        @Test(.timeLimit(.minutes(5))) func moreCommandsThanTheBucketAllowsAreRateLimited() throws {
             let server = try ServerProcess(["--scene", "push", "--rate", "5", "--burst", "5"])
             let client = try server.connect()
             _ = client.join()
@@ -92,7 +92,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func thirdClientOfTwoGetsOnlyServerFullAndIsClosed() throws {
+        @Test(.timeLimit(.minutes(5))) func thirdClientOfTwoGetsOnlyServerFullAndIsClosed() throws {
             let server = try ServerProcess(["--max-clients", "2"])
             let first = try server.connect(), second = try server.connect()
             #expect(first.join().welcome != nil)
@@ -111,7 +111,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func helloWithAnotherProtocolVersionIsProtocolMismatch() throws {
+        @Test(.timeLimit(.minutes(5))) func helloWithAnotherProtocolVersionIsProtocolMismatch() throws {
             let (server, client) = try joined()
             let error = try client.error(#"{"type":"hello","id":17,"protocol":2}"#, id: .int(17))
             #expect(error?.code == .protocolMismatch)

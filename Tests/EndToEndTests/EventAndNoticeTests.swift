@@ -7,7 +7,7 @@ extension EndToEnd {
     /// structural commands (docs/PROTOCOL.md).
     @Suite(.serialized)
     struct EventAndNoticeTests {
-        @Test func aDropOnTheFloorSendsBeganThenEndedWhenFlungUp() throws {
+        @Test(.timeLimit(.minutes(5))) func aDropOnTheFloorSendsBeganThenEndedWhenFlungUp() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -26,7 +26,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func contactsAreNotSentWithoutASubscription() throws {
+        @Test(.timeLimit(.minutes(5))) func contactsAreNotSentWithoutASubscription() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -37,7 +37,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func aNoticeReachesTheOtherClientWithTheRightName() throws {
+        @Test(.timeLimit(.minutes(5))) func aNoticeReachesTheOtherClientWithTheRightName() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let bob = try server.connect()
             let bobID = try #require(bob.join().welcome?.client)
@@ -51,7 +51,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func structuralCommandsNeedTheAdminTokenButInteractionDoesNot() throws {
+        @Test(.timeLimit(.minutes(5))) func structuralCommandsNeedTheAdminTokenButInteractionDoesNot() throws {
             let server = try ServerProcess(["--scene", "attachment", "--admin-token", "A"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)
@@ -79,7 +79,7 @@ extension EndToEnd {
 
 extension EndToEnd.EventAndNoticeTests {
     /// At most 256 contact messages per tick; the rest are counted in `dropped` of the next one sent.
-    @Test func contactsAreCappedPerTickAndTheRestCountedAsDropped() throws {
+    @Test(.timeLimit(.minutes(5))) func contactsAreCappedPerTickAndTheRestCountedAsDropped() throws {
         let server = try ServerProcess(["--scene", "empty", "--held", "--rate", "100000", "--burst", "100000"])
         let client = try server.connect()
         _ = client.join()

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `field` and `unfield` (docs/PROTOCOL.md, docs/UIKIT.md Fields), read back from held steps.
     @Suite(.serialized)
     struct FieldCommandTests {
-        @Test func aRadialFieldPullsAnItemTowardItsPosition() throws {
+        @Test(.timeLimit(.minutes(5))) func aRadialFieldPullsAnItemTowardItsPosition() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -25,7 +25,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func movingAFieldChangesWhereItPullsAndUnfieldRemovesIt() throws {
+        @Test(.timeLimit(.minutes(5))) func movingAFieldChangesWhereItPullsAndUnfieldRemovesIt() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -49,7 +49,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func chargeIsAnItemPropertyThatElectricFieldsAct() throws {
+        @Test(.timeLimit(.minutes(5))) func chargeIsAnItemPropertyThatElectricFieldsAct() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()

@@ -9,7 +9,7 @@ extension EndToEnd {
     /// Line framing over a real socket: split writes, batched lines, `\r\n`, empty lines and the line limit.
     @Suite(.serialized)
     struct FramingTests {
-        @Test func messageSentOneByteAtATimeIsAnsweredOnce() throws {
+        @Test(.timeLimit(.minutes(5))) func messageSentOneByteAtATimeIsAnsweredOnce() throws {
             let server = try ServerProcess(["--scene", "push"])
             let client = try server.connect()
             let body = try #require(client.join().scene?.bodies.first?.id)
@@ -33,7 +33,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func manyLinesInOneWriteWithEmptyLinesAndCRLFAreEachAnswered() throws {
+        @Test(.timeLimit(.minutes(5))) func manyLinesInOneWriteWithEmptyLinesAndCRLFAreEachAnswered() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = client.join()
@@ -50,7 +50,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func oversizeLineIsDiscardedWithLineTooLongAndTheNextLineWorks() throws {
+        @Test(.timeLimit(.minutes(5))) func oversizeLineIsDiscardedWithLineTooLongAndTheNextLineWorks() throws {
             let server = try ServerProcess(["--scene", "push"])
             let client = try server.connect()
             _ = client.join()
@@ -69,7 +69,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func lineOfExactlyTheLimitIsAcceptedOneByteMoreIsNot() throws {
+        @Test(.timeLimit(.minutes(5))) func lineOfExactlyTheLimitIsAcceptedOneByteMoreIsNot() throws {
             let server = try ServerProcess(["--scene", "empty", "--max-line-bytes", "1024"])
             let client = try server.connect()
             _ = client.join()

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// Gravity as numbers read back from snapshots: magnitude 1 = 1000 pt/s² along its direction.
     @Suite(.serialized)
     struct GravityEffectTests {
-        @Test func spawnedItemFallsAt1000PointsPerSecondSquared() throws {
+        @Test(.timeLimit(.minutes(5))) func spawnedItemFallsAt1000PointsPerSecondSquared() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = try #require(client.join().scene)
@@ -19,7 +19,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func gravityTurnedToPlusXAcceleratesAlongPlusX() throws {
+        @Test(.timeLimit(.minutes(5))) func gravityTurnedToPlusXAcceleratesAlongPlusX() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = try #require(client.join().scene)
@@ -35,7 +35,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func gravityMagnitudeHalfGives500PointsPerSecondSquaredDown() throws {
+        @Test(.timeLimit(.minutes(5))) func gravityMagnitudeHalfGives500PointsPerSecondSquaredDown() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = try #require(client.join().scene)

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `group` and `ungroup` (docs/PROTOCOL.md), read back from held steps.
     @Suite(.serialized)
     struct GroupCommandTests {
-        @Test func aGroupMovesAsOneAndEachMemberKeepsItsIDAndPose() throws {
+        @Test(.timeLimit(.minutes(5))) func aGroupMovesAsOneAndEachMemberKeepsItsIDAndPose() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()

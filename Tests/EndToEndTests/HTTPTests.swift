@@ -9,7 +9,7 @@ extension EndToEnd {
     struct HTTPTests {
         func http(_ server: ServerProcess) throws -> UInt16 { try #require(server.httpPort) }
 
-        @Test func serverPrintsTheHTTPLineAfterTheTCPLineAndNoHTTPTurnsItOff() throws {
+        @Test(.timeLimit(.minutes(5))) func serverPrintsTheHTTPLineAfterTheTCPLineAndNoHTTPTurnsItOff() throws {
             let server = try ServerProcess()
             #expect(server.httpPort != nil && server.httpPort != server.port)
             let off = try ServerProcess(["--no-http"])
@@ -17,7 +17,7 @@ extension EndToEnd {
             withExtendedLifetime((server, off)) {}
         }
 
-        @Test func healthzAnswers200Ok() throws {
+        @Test(.timeLimit(.minutes(5))) func healthzAnswers200Ok() throws {
             let server = try ServerProcess()
             let reply = try #require(try HTTPReply.get(port: http(server), "/healthz"))
             #expect(reply.status == 200)
@@ -26,7 +26,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func rootServesOneSelfContainedPage() throws {
+        @Test(.timeLimit(.minutes(5))) func rootServesOneSelfContainedPage() throws {
             let server = try ServerProcess()
             let reply = try #require(try HTTPReply.get(port: http(server), "/"))
             #expect(reply.status == 200)
@@ -39,14 +39,14 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func unknownPathIs404() throws {
+        @Test(.timeLimit(.minutes(5))) func unknownPathIs404() throws {
             let server = try ServerProcess()
             let reply = try #require(try HTTPReply.get(port: http(server), "/nothing/here"))
             #expect(reply.status == 404)
             withExtendedLifetime(server) {}
         }
 
-        @Test func otherMethodsAre405() throws {
+        @Test(.timeLimit(.minutes(5))) func otherMethodsAre405() throws {
             let server = try ServerProcess()
             let http = try #require(server.httpPort)
             let reply = try #require(try HTTPReply.exchange(port: http, "DELETE / HTTP/1.1\r\nHost: x\r\n\r\n"))
@@ -54,14 +54,14 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func webSocketPathWithoutUpgradeIs426() throws {
+        @Test(.timeLimit(.minutes(5))) func webSocketPathWithoutUpgradeIs426() throws {
             let server = try ServerProcess()
             let reply = try #require(try HTTPReply.get(port: http(server), "/ws"))
             #expect(reply.status == 426)
             withExtendedLifetime(server) {}
         }
 
-        @Test func badWebSocketVersionIs400() throws {
+        @Test(.timeLimit(.minutes(5))) func badWebSocketVersionIs400() throws {
             let server = try ServerProcess()
             let http = try #require(server.httpPort)
             let request = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -72,12 +72,12 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func handshakeAcceptMatchesRFC6455Example() {
+        @Test(.timeLimit(.minutes(5))) func handshakeAcceptMatchesRFC6455Example() {
             // RFC 6455 section 1.3's worked example.
             #expect(WebSocketHandshake.accept(key: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
         }
 
-        @Test func garbageInsteadOfARequestIs400AndTheServerStaysUp() throws {
+        @Test(.timeLimit(.minutes(5))) func garbageInsteadOfARequestIs400AndTheServerStaysUp() throws {
             let server = try ServerProcess()
             let http = try #require(server.httpPort)
             let reply = try #require(try HTTPReply.exchange(port: http, "\u{16}\u{03}\u{01}\u{00}\u{a5}garbage\r\n\r\n"))
@@ -90,7 +90,7 @@ extension EndToEnd {
             #expect(try server.connect().join().snapshot != nil, "TCP clients are still served")
         }
 
-        @Test func garbageBeforeTheWebSocketUpgradeIs400() throws {
+        @Test(.timeLimit(.minutes(5))) func garbageBeforeTheWebSocketUpgradeIs400() throws {
             let server = try ServerProcess()
             let http = try #require(server.httpPort)
             let request = "HELLO\r\nGET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -101,7 +101,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func oversizedHeadIs431AndClosed() throws {
+        @Test(.timeLimit(.minutes(5))) func oversizedHeadIs431AndClosed() throws {
             let server = try ServerProcess()
             let http = try #require(server.httpPort)
             let request = "GET / HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 20_000))\r\n\r\n"
@@ -116,7 +116,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func oversizedBodyIs413() throws {
+        @Test(.timeLimit(.minutes(5))) func oversizedBodyIs413() throws {
             let server = try ServerProcess()
             let http = try #require(server.httpPort)
             let body = String(repeating: "b", count: 10_000)

@@ -7,7 +7,7 @@ extension EndToEnd {
     /// scene holds one 80 x 80 square of mass 0.64 at (400, 300), without gravity, and a push of magnitude 0.
     @Suite(.serialized)
     struct ImpulseTests {
-        @Test func twoInstantaneousPushesSentTogetherAddUp() throws {
+        @Test(.timeLimit(.minutes(5))) func twoInstantaneousPushesSentTogetherAddUp() throws {
             let (server, client, body) = try joinPushScene()
             let one = #"{"type":"push","id":1,"body":\#(body),"angle":0,"magnitude":1,"mode":"instantaneous"}"#
             let two = #"{"type":"push","id":2,"body":\#(body),"angle":0,"magnitude":1,"mode":"instantaneous"}"#
@@ -23,7 +23,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func twoInstantaneousTapsSentTogetherAddUp() throws {
+        @Test(.timeLimit(.minutes(5))) func twoInstantaneousTapsSentTogetherAddUp() throws {
             let (server, client, body) = try joinPushScene()
             // 100 pt left of the centre: angle pi, magnitude 0.5, so -78.125 pt/s each.
             let tap1 = #"{"type":"tap","id":1,"x":300,"y":300,"mode":"instantaneous"}"#
@@ -38,7 +38,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func pushSceneRestsDespiteItsZeroPushAndAColourChangeKeepsItPaused() throws {
+        @Test(.timeLimit(.minutes(5))) func pushSceneRestsDespiteItsZeroPushAndAColourChangeKeepsItPaused() throws {
             let (server, client, body) = try joinPushScene()
             _ = try #require(client.nextSnapshot(timeout: 5) { $0.paused }, "the push scene pauses")
             _ = try #require(try client.ack(##"{"type":"set","id":3,"body":\##(body),"color":"#123456"}"##, id: 3))

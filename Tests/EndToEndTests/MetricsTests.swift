@@ -7,7 +7,7 @@ extension EndToEnd {
     /// counters move as clients connect, send commands and get errors.
     @Suite(.serialized)
     struct MetricsTests {
-        @Test(.enabled(if: ExternalTool.promtool != nil, "promtool not found (Debian package prometheus; make test's bootstrap installs it)"))
+        @Test(.timeLimit(.minutes(5)), RequiredTool.promtool.trait)
         func liveScrapePassesPromtoolCheckMetrics() throws {
             let server = try ServerProcess(["--scene", "push"])
             let http = try #require(server.httpPort)
@@ -20,7 +20,7 @@ extension EndToEnd {
             _ = web.join()
             #expect(try web.request(#"{"type":"tap","x":500,"y":300,"id":1}"#, id: .int(1)) != nil)
             let scrape = try MetricsScrape.fetch(port: http)
-            let (status, output) = try ExternalTool.run(try #require(ExternalTool.promtool), ["check", "metrics"], input: scrape.text)
+            let (status, output) = try ExternalTool.run(try RequiredTool.promtool.require(), ["check", "metrics"], input: scrape.text)
             #expect(status == 0, "promtool check metrics: \(output)\n\(scrape.text)")
             for family in ["dyn_clients", "dyn_connections_total", "dyn_ticks_total", "dyn_step_seconds", "dyn_snapshot_bytes_total",
                            "dyn_commands_total", "dyn_errors_total", "dyn_bodies", "dyn_world_paused"] {
@@ -29,7 +29,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func countersMoveWithConnectionsCommandsAndErrors() throws {
+        @Test(.timeLimit(.minutes(5))) func countersMoveWithConnectionsCommandsAndErrors() throws {
             let server = try ServerProcess(["--scene", "push"])
             let http = try #require(server.httpPort)
             let tcp = try server.connect()

@@ -7,7 +7,7 @@ extension EndToEnd {
     /// (every `tick_hz` ticks), and any world-changing command resumes it at once.
     @Suite(.serialized)
     struct PauseTests {
-        @Test func settlingWorldSendsOnePausedSnapshotThenKeepAlivesEveryTickHzTicks() throws {
+        @Test(.timeLimit(.minutes(5))) func settlingWorldSendsOnePausedSnapshotThenKeepAlivesEveryTickHzTicks() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = try #require(client.join().scene)
@@ -29,7 +29,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func clientJoiningAPausedWorldGetsTheCurrentSnapshotAtOnce() throws {
+        @Test(.timeLimit(.minutes(5))) func clientJoiningAPausedWorldGetsTheCurrentSnapshotAtOnce() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let early = try server.connect()
             _ = early.join()
@@ -50,7 +50,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func pingDoesNotResumeButASpawnDoes() throws {
+        @Test(.timeLimit(.minutes(5))) func pingDoesNotResumeButASpawnDoes() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = try #require(client.join().snapshot)

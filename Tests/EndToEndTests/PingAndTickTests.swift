@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `ping` gets a `pong` (never an `ack`), and `tick` only ever increases on a connection.
     @Suite(.serialized)
     struct PingAndTickTests {
-        @Test func pongEchoesTAndIdAndNoAckFollows() throws {
+        @Test(.timeLimit(.minutes(5))) func pongEchoesTAndIdAndNoAckFollows() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = client.join()
@@ -29,7 +29,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func tickStrictlyIncreasesOnAConnectionAcrossASceneLoad() throws {
+        @Test(.timeLimit(.minutes(5))) func tickStrictlyIncreasesOnAConnectionAcrossASceneLoad() throws {
             let server = try ServerProcess(["--scene", "default"])
             let client = try server.connect()
             let first = try #require(client.join().snapshot)

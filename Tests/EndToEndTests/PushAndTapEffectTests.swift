@@ -9,7 +9,7 @@ extension EndToEnd {
     struct PushAndTapEffectTests {
         static let mass = 80.0 * 80.0 / 10_000
 
-        @Test func instantaneousPushChangesVelocityBy100TimesMagnitudeOverMass() throws {
+        @Test(.timeLimit(.minutes(5))) func instantaneousPushChangesVelocityBy100TimesMagnitudeOverMass() throws {
             let (server, client, body) = try joinPushScene()
             let fields = try #require(try client.ack(
                 #"{"type":"push","id":1,"body":\#(body),"angle":0,"magnitude":1,"mode":"instantaneous"}"#, id: 1))
@@ -21,7 +21,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func continuousPushByVectorAcceleratesAt100TimesMagnitudeOverMass() throws {
+        @Test(.timeLimit(.minutes(5))) func continuousPushByVectorAcceleratesAt100TimesMagnitudeOverMass() throws {
             let (server, client, body) = try joinPushScene()
             // dx, dy of length 0.5 pointing up (-y): angle -pi/2, magnitude 0.5.
             let fields = try #require(try client.ack(#"{"type":"push","id":2,"body":\#(body),"dx":0,"dy":-0.5}"#, id: 2))
@@ -35,7 +35,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func tapAimsAtTheTapWithMagnitudeDistanceOver200AndPushesContinuously() throws {
+        @Test(.timeLimit(.minutes(5))) func tapAimsAtTheTapWithMagnitudeDistanceOver200AndPushesContinuously() throws {
             let (server, client, body) = try joinPushScene()
             // 120 right and 160 down of the centre (400, 300): distance 200, so magnitude 1.
             let fields = try #require(try client.ack(#"{"type":"tap","id":3,"x":520,"y":460}"#, id: 3))
@@ -55,7 +55,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func instantaneousTapOnEmptySpacePicksTheNearestItemAndChangesItsVelocity() throws {
+        @Test(.timeLimit(.minutes(5))) func instantaneousTapOnEmptySpacePicksTheNearestItemAndChangesItsVelocity() throws {
             let (server, client, body) = try joinPushScene()
             // (300, 300) is 100 left of the centre, outside the square: the nearest item is taken.
             let fields = try #require(try client.ack(#"{"type":"tap","id":4,"x":300,"y":300,"mode":"instantaneous"}"#, id: 4))

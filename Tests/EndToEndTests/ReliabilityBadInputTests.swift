@@ -7,13 +7,13 @@ extension EndToEnd {
     /// connection stays usable (a `ping` sent after it gets its `pong`).
     @Suite(.serialized)
     struct ReliabilityBadInputTests {
-        @Test func theTableHoldsAtLeast25DistinctKinds() {
+        @Test(.timeLimit(.minutes(15))) func theTableHoldsAtLeast25DistinctKinds() {
             let kinds = Set(BadInputCase.stateless.map(\.kind))
             #expect(kinds.count == BadInputCase.stateless.count, "kinds are distinct")
             #expect(kinds.count >= 25)
         }
 
-        @Test(arguments: BadInputCase.stateless)
+        @Test(.timeLimit(.minutes(15)), arguments: BadInputCase.stateless)
         func badLineGetsExactlyItsAnswerAndTheConnectionStays(_ input: BadInputCase) throws {
             let server = try ServerProcess()
             let client = try server.connect()
@@ -36,7 +36,7 @@ extension EndToEnd {
             }
         }
 
-        @Test func tenMegabyteLineWithoutNewlineIsOneLineTooLongThenTheNextLineWorks() throws {
+        @Test(.timeLimit(.minutes(15))) func tenMegabyteLineWithoutNewlineIsOneLineTooLongThenTheNextLineWorks() throws {
             let server = try ServerProcess()
             let client = try server.connect()
             _ = try #require(client.join().welcome)
@@ -57,7 +57,7 @@ extension EndToEnd {
             #expect(grownKB < 5_000, "the server never buffered the line: RSS grew \(grownKB) KB")
         }
 
-        @Test func crlfAndEmptyLinesAreToleratedBetweenCommands() throws {
+        @Test(.timeLimit(.minutes(15))) func crlfAndEmptyLinesAreToleratedBetweenCommands() throws {
             let server = try ServerProcess()
             let client = try server.connect()
             _ = try #require(client.join().welcome)
@@ -72,7 +72,7 @@ extension EndToEnd {
             #expect(t == .number(1))
         }
 
-        @Test func hundredBadLinesInOneWriteGetHundredErrorsInOrder() throws {
+        @Test(.timeLimit(.minutes(15))) func hundredBadLinesInOneWriteGetHundredErrorsInOrder() throws {
             let server = try ServerProcess()
             let client = try server.connect()
             _ = try #require(client.join().welcome)

@@ -35,7 +35,7 @@ extension EndToEnd {
             }
         }
 
-        @Test func churnedConnectionsLeaveNoDescriptorMemoryOrDragBehind() throws {
+        @Test(.timeLimit(.minutes(15))) func churnedConnectionsLeaveNoDescriptorMemoryOrDragBehind() throws {
             let count = Reliability.count("DYN_CHURN", quick: 1_000, soak: 5_000)
             let server = try ServerProcess(["--scene", "push"])
             let observer = try server.connect()
@@ -75,7 +75,7 @@ extension EndToEnd {
                     "the body is free to drag")
         }
 
-        @Test func thousandIdleConnectionsAllGetWelcomeAndTheLastIsAnswered() throws {
+        @Test(.timeLimit(.minutes(15))) func thousandIdleConnectionsAllGetWelcomeAndTheLastIsAnswered() throws {
             let count = 1_000
             let limit = Reliability.raiseFileLimit(to: 4_096)
             try #require(limit >= UInt64(count + 100), "RLIMIT_NOFILE \(limit) is too low for \(count) connections")

@@ -68,7 +68,7 @@ extension EndToEnd {
             return window
         }
 
-        @Test func floodingClientIsRateLimitedWhileAnotherKeepsItsAcksAndSnapshotRate() throws {
+        @Test(.timeLimit(.minutes(15))) func floodingClientIsRateLimitedWhileAnotherKeepsItsAcksAndSnapshotRate() throws {
             let seconds = 4.0
             let server = try ServerProcess(["--scene", "default"])
             let observer = try server.connect()
@@ -103,7 +103,7 @@ extension EndToEnd {
             #expect(server.probe.isAlive)
         }
 
-        @Test func clientWritingAsFastAsTCPAllowsDoesNotStarveTheOthers() throws {
+        @Test(.timeLimit(.minutes(15))) func clientWritingAsFastAsTCPAllowsDoesNotStarveTheOthers() throws {
             // A client that never pauses (blocking sends of 1 000-line batches, 100 000 lines/s offered):
             // libuv reads a ready stream up to 32 times in a row, yet ticks, snapshots and the other client
             // must keep their pace.

@@ -30,7 +30,7 @@ extension EndToEnd {
             return (server, client, body, SnapshotSanity(width: 800, height: 600, scene: scene))
         }
 
-        @Test func pushOfMagnitudeABillionKeepsEverySnapshotFiniteAndInside() throws {
+        @Test(.timeLimit(.minutes(15))) func pushOfMagnitudeABillionKeepsEverySnapshotFiniteAndInside() throws {
             let (server, client, body, initial) = try Self.pushScene()
             var sanity = initial
             #expect(try client.ack(#"{"type":"push","body":\#(body),"angle":0.3,"magnitude":1e9,"mode":"instantaneous","id":1}"#, id: 1) != nil)
@@ -41,7 +41,7 @@ extension EndToEnd {
             #expect(server.probe.isAlive)
         }
 
-        @Test func snapAMillionPointsAwayKeepsEverySnapshotFiniteAndInside() throws {
+        @Test(.timeLimit(.minutes(15))) func snapAMillionPointsAwayKeepsEverySnapshotFiniteAndInside() throws {
             let (server, client, body, initial) = try Self.pushScene()
             var sanity = initial
             let answer = try client.request(#"{"type":"snap","body":\#(body),"x":1e6,"y":-1e6,"damping":0,"id":1}"#, id: .int(1))
@@ -56,7 +56,7 @@ extension EndToEnd {
             #expect(server.probe.isAlive)
         }
 
-        @Test func dragFarOutsideTheWorldKeepsEverySnapshotFiniteAndInside() throws {
+        @Test(.timeLimit(.minutes(15))) func dragFarOutsideTheWorldKeepsEverySnapshotFiniteAndInside() throws {
             let (server, client, body, initial) = try Self.pushScene()
             var sanity = initial
             #expect(try client.ack(#"{"type":"drag","phase":"begin","x":400,"y":300,"body":\#(body),"id":1}"#, id: 1) != nil)
@@ -71,7 +71,7 @@ extension EndToEnd {
             #expect(server.probe.isAlive)
         }
 
-        @Test func itemsSpawnedAtOnePointStayFiniteAndInside() throws {
+        @Test(.timeLimit(.minutes(15))) func itemsSpawnedAtOnePointStayFiniteAndInside() throws {
             // 2 000 under `make soak` (release server); a debug build steps O(n^2) overlapping pairs too slowly
             // for that in `make test`, so the quick run piles fewer (DYN_PILE overrides).
             let count = Reliability.count("DYN_PILE", quick: 120, soak: 2_000)

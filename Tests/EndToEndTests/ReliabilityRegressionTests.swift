@@ -9,7 +9,7 @@ extension EndToEnd {
     /// One test per server fault the reliability suite exposed, each failing before its fix.
     @Suite(.serialized)
     struct ReliabilityRegressionTests {
-        @Test func theSnapshotAJoiningClientGetsCountsThatClient() throws {
+        @Test(.timeLimit(.minutes(15))) func theSnapshotAJoiningClientGetsCountsThatClient() throws {
             let server = try ServerProcess(["--scene", "push"])
             let first = try server.connect()
             #expect(try #require(first.join().snapshot).clients == 1)
@@ -19,7 +19,7 @@ extension EndToEnd {
             #expect(try #require(third.join().snapshot).clients == 3)
         }
 
-        @Test func whenStepsAreSlowTheLoopAnswersBetweenEverySingleTick() throws {
+        @Test(.timeLimit(.minutes(15))) func whenStepsAreSlowTheLoopAnswersBetweenEverySingleTick() throws {
             // 200 items at one point make each step far slower than a tick period (in a debug build). The loop
             // used to re-arm its tick timer with 0 ms when behind, which libuv 1.44 runs again at once, and to
             // catch up 8 ticks per turn: pings waited until the physics caught up (20 s and more). Now sockets
@@ -45,7 +45,7 @@ extension EndToEnd {
             #expect(steps.count == 5 && steps.allSatisfy { $0 <= bound }, "ticks between back-to-back pongs: \(steps)")
         }
 
-        @Test func sigtermEndsTheServerEvenWhenItsParentBlockedTheSignal() throws {
+        @Test(.timeLimit(.minutes(15))) func sigtermEndsTheServerEvenWhenItsParentBlockedTheSignal() throws {
             // A child inherits its parent's signal mask (test runners and libdispatch threads block SIGTERM);
             // the server used to keep that mask, so SIGINT and SIGTERM stayed pending forever.
             var blocked = sigset_t(), previous = sigset_t()

@@ -36,7 +36,7 @@ extension EndToEnd {
             return (String(decoding: last, as: UTF8.self), lines)
         }
 
-        @Test func sigtermWith50FloodingClientsSendsByeToEveryoneAndExitsZeroWithin2s() throws {
+        @Test(.timeLimit(.minutes(15))) func sigtermWith50FloodingClientsSendsByeToEveryoneAndExitsZeroWithin2s() throws {
             let count = 50
             let server = try ServerProcess(["--scene", "default"])
             let sockets = try (0..<count).map { _ in ThreadOwned(try RawSocket(port: server.port)) }

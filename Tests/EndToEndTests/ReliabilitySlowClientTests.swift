@@ -7,7 +7,7 @@ extension EndToEnd {
     /// may cost the other clients anything, nor the server unbounded memory; a stuck one is dropped.
     @Suite(.serialized)
     struct ReliabilitySlowClientTests {
-        @Test func slowlorisCommandIsAnsweredAtItsNewlineAndOthersAreUnaffected() throws {
+        @Test(.timeLimit(.minutes(15))) func slowlorisCommandIsAnsweredAtItsNewlineAndOthersAreUnaffected() throws {
             // 100 ms per byte in `make test`, 1 s per byte under `make soak` (DYN_SLOWLORIS_SECONDS overrides).
             let interval = Reliability.seconds("DYN_SLOWLORIS_SECONDS", quick: 0.1, soak: 1.0)
             let server = try ServerProcess(["--scene", "default"])
@@ -50,7 +50,7 @@ extension EndToEnd {
             return (server, admin)
         }
 
-        @Test func neverReadingClientsCostBoundedMemoryAndOthersKeepTheirSnapshotRate() throws {
+        @Test(.timeLimit(.minutes(15))) func neverReadingClientsCostBoundedMemoryAndOthersKeepTheirSnapshotRate() throws {
             // 1 000 bodies under `make soak` (release server); the debug build cannot step 1 000 bodies at
             // 60 Hz, so `make test` uses 250 (DYN_WORLD_BODIES overrides).
             let bodies = Reliability.count("DYN_WORLD_BODIES", quick: 250, soak: 1_000)
@@ -80,7 +80,7 @@ extension EndToEnd {
             }
         }
 
-        @Test func aStuckClientIsDroppedAfterTheStallTimeout() throws {
+        @Test(.timeLimit(.minutes(15))) func aStuckClientIsDroppedAfterTheStallTimeout() throws {
             let (server, _) = try Self.busyWorld(bodies: 350, extra: ["--stall-timeout", "2"])
             let probe = server.probe
             let observer = try server.connect()

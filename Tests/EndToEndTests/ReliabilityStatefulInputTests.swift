@@ -6,7 +6,7 @@ extension EndToEnd {
     /// admin-token gates. Each answer is checked, and the connection must still answer a `ping` afterwards.
     @Suite(.serialized)
     struct ReliabilityStatefulInputTests {
-        @Test func everyCommandNamingARemovedItemIsUnknownBody() throws {
+        @Test(.timeLimit(.minutes(15))) func everyCommandNamingARemovedItemIsUnknownBody() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = try #require(client.join().welcome)
@@ -30,7 +30,7 @@ extension EndToEnd {
             #expect(client.answersPing())
         }
 
-        @Test func dragMoveAfterDragEndIsNotDragging() throws {
+        @Test(.timeLimit(.minutes(15))) func dragMoveAfterDragEndIsNotDragging() throws {
             let server = try ServerProcess(["--scene", "push"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)
@@ -42,7 +42,7 @@ extension EndToEnd {
             #expect(client.answersPing())
         }
 
-        @Test func removingTheDraggedItemEndsTheDrag() throws {
+        @Test(.timeLimit(.minutes(15))) func removingTheDraggedItemEndsTheDrag() throws {
             let server = try ServerProcess(["--scene", "push"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)
@@ -55,7 +55,7 @@ extension EndToEnd {
             #expect(after.allSatisfy { $0.drags.isEmpty && $0.bodies.isEmpty })
         }
 
-        @Test func commandsBeforeHelloOnATokenServerAreUnauthorizedAndNothingIsSent() throws {
+        @Test(.timeLimit(.minutes(15))) func commandsBeforeHelloOnATokenServerAreUnauthorizedAndNothingIsSent() throws {
             let server = try ServerProcess(["--token", "sesame"])
             let client = try server.connect()
             guard case let .welcome(welcome)? = client.next(timeout: 10) else {
@@ -91,7 +91,7 @@ extension EndToEnd {
             #expect(try client.ack(#"{"type":"tap","x":400,"y":300,"id":9}"#, id: 9) != nil)
         }
 
-        @Test func structuralCommandsWithoutTheAdminTokenAreForbidden() throws {
+        @Test(.timeLimit(.minutes(15))) func structuralCommandsWithoutTheAdminTokenAreForbidden() throws {
             let server = try ServerProcess(["--admin-token", "root"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)

@@ -41,7 +41,7 @@ extension EndToEnd {
             }
         }
 
-        @Test func churnedWebSocketsLeaveNoDescriptorMemoryOrDragBehind() throws {
+        @Test(.timeLimit(.minutes(15))) func churnedWebSocketsLeaveNoDescriptorMemoryOrDragBehind() throws {
             let count = Reliability.count("DYN_WS_CHURN", quick: 500, soak: 5_000)
             let server = try ServerProcess(["--scene", "push"])
             let http = try #require(server.httpPort)
@@ -79,7 +79,7 @@ extension EndToEnd {
             #expect(snapshot.clients == 2, "only the observer and the fresh client are connected")
         }
 
-        @Test func thousandIdleWebSocketsAllGetWelcomeAndTheLastIsAnswered() throws {
+        @Test(.timeLimit(.minutes(15))) func thousandIdleWebSocketsAllGetWelcomeAndTheLastIsAnswered() throws {
             let count = 1_000
             let limit = Reliability.raiseFileLimit(to: 4_096)
             try #require(limit >= UInt64(count + 100), "RLIMIT_NOFILE \(limit) is too low for \(count) connections")
@@ -111,7 +111,7 @@ extension EndToEnd {
             #expect(tcp.join().snapshot?.clients == 1, "the server is back to one client")
         }
 
-        @Test func webSocketStuckLongerThanTheStallTimeoutIsDropped() throws {
+        @Test(.timeLimit(.minutes(15))) func webSocketStuckLongerThanTheStallTimeoutIsDropped() throws {
             let server = try ServerProcess(["--scene", "empty", "--rate", "100000", "--burst", "100000",
                                             "--tick-hz", "30", "--snapshot-hz", "30", "--stall-timeout", "1"])
             let http = try #require(server.httpPort)

@@ -74,7 +74,7 @@ extension EndToEnd {
             return lines
         }
 
-        @Test func everyFieldOfEveryCommandWithAWrongTypeIsBadMessage() throws {
+        @Test(.timeLimit(.minutes(15))) func everyFieldOfEveryCommandWithAWrongTypeIsBadMessage() throws {
             let server = try ServerProcess(["--rate", "100000", "--burst", "100000"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)
@@ -93,7 +93,7 @@ extension EndToEnd {
             #expect(client.answersPing())
         }
 
-        @Test func theTemplatesThemselvesAreAccepted() throws {
+        @Test(.timeLimit(.minutes(15))) func theTemplatesThemselvesAreAccepted() throws {
             // Guards the matrix: the only thing wrong in each of its lines is the replaced field.
             let server = try ServerProcess(["--rate", "100000", "--burst", "100000"])
             let client = try server.connect()

@@ -12,7 +12,7 @@ extension EndToEnd {
     struct ShutdownTests {
         static let bye = #"{"type":"bye","reason":"shutdown"}"#
 
-        @Test(arguments: [SIGTERM, SIGINT])
+        @Test(.timeLimit(.minutes(5)), arguments: [SIGTERM, SIGINT])
         func signalSendsByeToEveryClientAsTheLastLineAndExitsZero(signal: Int32) throws {
             let server = try ServerProcess(["--scene", "default"])
             let clients = try (0..<3).map { _ in try server.connect() }

@@ -9,7 +9,7 @@ extension EndToEnd {
     struct SlowClientTests {
         static let bodyCount = 1000
 
-        @Test func neverReadingClientDoesNotSlowAReadingOne() throws {
+        @Test(.timeLimit(.minutes(15))) func neverReadingClientDoesNotSlowAReadingOne() throws {
             // 30 Hz ticks and snapshots: a debug server then spends well under a core on this world.
             let server = try ServerProcess(["--scene", "empty", "--rate", "100000", "--burst", "100000",
                                             "--tick-hz", "30", "--snapshot-hz", "30"])
@@ -46,7 +46,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func clientStuckLongerThanTheStallTimeoutIsDisconnected() throws {
+        @Test(.timeLimit(.minutes(15))) func clientStuckLongerThanTheStallTimeoutIsDisconnected() throws {
             let server = try ServerProcess(["--scene", "empty", "--rate", "100000", "--burst", "100000",
                                             "--tick-hz", "30", "--snapshot-hz", "30", "--stall-timeout", "1"])
             let reader = try server.connect()

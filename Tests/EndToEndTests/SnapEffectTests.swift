@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `snap` pulls an item to a point and settles it there (docs/UIKIT.md: within 2 pt and 0.05 rad in < 3 s).
     @Suite(.serialized)
     struct SnapEffectTests {
-        @Test func snappedItemSettlesWithin2PointsOfThePointAndAngleZero() throws {
+        @Test(.timeLimit(.minutes(5))) func snappedItemSettlesWithin2PointsOfThePointAndAngleZero() throws {
             let server = try ServerProcess(["--scene", "push"])
             let client = try server.connect()
             let body = try #require(client.join().scene?.bodies.first?.id)
@@ -30,7 +30,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func snapWithActiveFalseRemovesTheSnap() throws {
+        @Test(.timeLimit(.minutes(5))) func snapWithActiveFalseRemovesTheSnap() throws {
             let server = try ServerProcess(["--scene", "snap"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)

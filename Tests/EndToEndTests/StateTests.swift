@@ -27,7 +27,7 @@ extension EndToEnd {
             return (scene, snapshot, [first, second])
         }
 
-        @Test func aRestoredWorldSendsTheSameSceneAndSnapshotBytesAndNeverReusesIds() throws {
+        @Test(.timeLimit(.minutes(5))) func aRestoredWorldSendsTheSameSceneAndSnapshotBytesAndNeverReusesIds() throws {
             let dir = try Self.stateDirectory()
             let file = dir.appendingPathComponent("world.json").path
             let original = try ServerProcess(["--scene", "default", "--held", "--state", file])
@@ -85,7 +85,7 @@ extension EndToEnd {
             try? FileManager.default.removeItem(at: dir)
         }
 
-        @Test(arguments: ["fields", "joints", "group", "attachment", "snap", "push"])
+        @Test(.timeLimit(.minutes(5)), arguments: ["fields", "joints", "group", "attachment", "snap", "push"])
         func everySceneRoundTripsToTheSameSceneAndSnapshotBytes(scene: String) throws {
             let dir = try Self.stateDirectory()
             let file = dir.appendingPathComponent("world.json").path
@@ -104,7 +104,7 @@ extension EndToEnd {
             try? FileManager.default.removeItem(at: dir)
         }
 
-        @Test func aWorldSurvivesSIGKILLLosingAtMostTheLastInterval() throws {
+        @Test(.timeLimit(.minutes(5))) func aWorldSurvivesSIGKILLLosingAtMostTheLastInterval() throws {
             let dir = try Self.stateDirectory()
             let file = dir.appendingPathComponent("world.json").path
             let first = try ServerProcess(["--scene", "empty", "--state", file, "--state-interval", "0.2"])
@@ -129,7 +129,7 @@ extension EndToEnd {
             try? FileManager.default.removeItem(at: dir)
         }
 
-        @Test(arguments: ["{\"format\":\"dynserver-state\",\"version\":1,\"world\":{\"wid",
+        @Test(.timeLimit(.minutes(5)), arguments: ["{\"format\":\"dynserver-state\",\"version\":1,\"world\":{\"wid",
                           "\u{0}\u{1}garbage\u{7f}",
                           "{\"format\":\"dynserver-state\",\"version\":1,\"world\":{\"width\":10,\"height\":10},\"end\":true}"])
         func aBadStateFileIsReportedKeptAsideAndTheSceneLoads(content: String) throws {
@@ -149,7 +149,7 @@ extension EndToEnd {
             try? FileManager.default.removeItem(at: dir)
         }
 
-        @Test func aStatePathThatIsNotARegularFileIsRefusedAndLeftAlone() throws {
+        @Test(.timeLimit(.minutes(5))) func aStatePathThatIsNotARegularFileIsRefusedAndLeftAlone() throws {
             // A directory stands for every file that is not a regular one (a device such as /dev/null, a pipe):
             // saving renames over the path and a bad file is moved aside, which must never happen to those.
             let dir = try Self.stateDirectory()

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// Three clients of one server see the same world, tick for tick.
     @Suite(.serialized)
     struct ThreeClientsAgreeTests {
-        @Test func everyClientGetsWelcomeWithTheSpecFieldsFirst() throws {
+        @Test(.timeLimit(.minutes(5))) func everyClientGetsWelcomeWithTheSpecFieldsFirst() throws {
             let server = try ServerProcess()
             let clients = try (0..<3).map { _ in try server.connect() }
             var ids: Set<Int> = []
@@ -26,7 +26,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func threeClientsGetSceneThenSnapshotsWithEqualTicksAndBodies() throws {
+        @Test(.timeLimit(.minutes(5))) func threeClientsGetSceneThenSnapshotsWithEqualTicksAndBodies() throws {
             let server = try ServerProcess(["--scene", "default"])
             let clients = try (0..<3).map { _ in try server.connect() }
             var scenes: [SceneInfo] = []

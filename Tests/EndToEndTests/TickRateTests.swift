@@ -6,7 +6,7 @@ extension EndToEnd {
     /// The fixed-step loop runs on the monotonic clock: the tick count follows wall time, it does not drift.
     @Suite(.serialized)
     struct TickRateTests {
-        @Test func keepAliveSnapshotsOfARestingWorldComeEveryTickHzTicks() throws {
+        @Test(.timeLimit(.minutes(15))) func keepAliveSnapshotsOfARestingWorldComeEveryTickHzTicks() throws {
             // An empty world rests: after the paused snapshot, one keep-alive per tick_hz ticks. Waiting for
             // them (no sleeping) spans a known number of ticks; under `make soak` the wall time they took
             // must match it (the clock does not drift), in `make test` only the tick spacing is checked.

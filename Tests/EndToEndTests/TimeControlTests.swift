@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `pause`, `resume` and `step` (docs/PROTOCOL.md): a held world stands still; a step is exact.
     @Suite(.serialized)
     struct TimeControlTests {
-        @Test func pauseFreezesTimeAndStepAdvancesItByExactlyTicksOverTickHz() throws {
+        @Test(.timeLimit(.minutes(5))) func pauseFreezesTimeAndStepAdvancesItByExactlyTicksOverTickHz() throws {
             let server = try ServerProcess(["--scene", "gravity"])
             let client = try server.connect()
             _ = client.join()
@@ -32,7 +32,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func stepCountsTimeAlsoWhileTheItemsRest() throws {
+        @Test(.timeLimit(.minutes(5))) func stepCountsTimeAlsoWhileTheItemsRest() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             let start = try #require(client.join().snapshot)
@@ -43,7 +43,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func stepWithoutPauseIsBadValue() throws {
+        @Test(.timeLimit(.minutes(5))) func stepWithoutPauseIsBadValue() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = client.join()
@@ -52,7 +52,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func holdLastsAcrossSceneLoads() throws {
+        @Test(.timeLimit(.minutes(5))) func holdLastsAcrossSceneLoads() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -65,7 +65,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func twoServersGivenTheSameCommandsSendByteIdenticalSnapshots() throws {
+        @Test(.timeLimit(.minutes(5))) func twoServersGivenTheSameCommandsSendByteIdenticalSnapshots() throws {
             func run() throws -> [String] {
                 let server = try ServerProcess(["--scene", "default", "--held"])
                 let client = try server.connect()
@@ -86,7 +86,7 @@ extension EndToEnd {
             #expect(first == second)
         }
 
-        @Test func pauseThenSceneLoadGivesTheSameBodiesOnTwoServers() throws {
+        @Test(.timeLimit(.minutes(5))) func pauseThenSceneLoadGivesTheSameBodiesOnTwoServers() throws {
             func run() throws -> [BodyState] {
                 let server = try ServerProcess(["--scene", "default"])
                 let client = try server.connect()

@@ -108,7 +108,7 @@ extension EndToEnd {
             (#""set","body":1,"charge":1e999"#, .badValue),
         ]
 
-        @Test func everyBadFieldGetsItsCodeWithTheIDAndTheConnectionStays() throws {
+        @Test(.timeLimit(.minutes(5))) func everyBadFieldGetsItsCodeWithTheIDAndTheConnectionStays() throws {
             let server = try ServerProcess(["--scene", "collision", "--rate", "10000", "--burst", "10000"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// The scenes `fields`, `joints` and `group` (README, docs/UIKIT.md): what they list, and that it acts.
     @Suite(.serialized)
     struct UIKitSceneTests {
-        @Test func fieldsSceneHasAWellAndAVortexThatMoveItsItems() throws {
+        @Test(.timeLimit(.minutes(5))) func fieldsSceneHasAWellAndAVortexThatMoveItsItems() throws {
             let server = try ServerProcess(["--scene", "fields", "--held"])
             let client = try server.connect()
             let (_, scene, start) = client.join()
@@ -22,7 +22,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func jointsSceneListsOneAttachmentOfEachKindEachMovable() throws {
+        @Test(.timeLimit(.minutes(5))) func jointsSceneListsOneAttachmentOfEachKindEachMovable() throws {
             let server = try ServerProcess(["--scene", "joints", "--held"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)
@@ -39,7 +39,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func groupSceneHasAConcaveCupThatCatchesTheBall() throws {
+        @Test(.timeLimit(.minutes(5))) func groupSceneHasAConcaveCupThatCatchesTheBall() throws {
             let server = try ServerProcess(["--scene", "group", "--held"])
             let client = try server.connect()
             let scene = try #require(client.join().scene)

@@ -14,7 +14,7 @@ extension EndToEnd {
             return (server, try #require(server.httpPort))
         }
 
-        @Test func webSocketClientGetsWelcomeSceneAndSnapshotAsTextFrames() throws {
+        @Test(.timeLimit(.minutes(5))) func webSocketClientGetsWelcomeSceneAndSnapshotAsTextFrames() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             let joined = client.join()
@@ -26,7 +26,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func tapOverWebSocketIsAckedAndPushesTheBodyTowardTheTap() throws {
+        @Test(.timeLimit(.minutes(5))) func tapOverWebSocketIsAckedAndPushesTheBodyTowardTheTap() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             let body = try #require(client.join().scene?.bodies.first?.id)
@@ -44,7 +44,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func tcpClientSeesWebSocketClientsDragAndTheReverse() throws {
+        @Test(.timeLimit(.minutes(5))) func tcpClientSeesWebSocketClientsDragAndTheReverse() throws {
             let (server, http) = try Self.pushServer()
             let tcp = try server.connect()
             let body = try #require(tcp.join().scene?.bodies.first?.id)
@@ -73,7 +73,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func pingFrameIsAnsweredWithPongCarryingTheSamePayload() throws {
+        @Test(.timeLimit(.minutes(5))) func pingFrameIsAnsweredWithPongCarryingTheSamePayload() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -86,7 +86,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func closeFrameIsAnsweredWithCloseAndTheClientLeaves() throws {
+        @Test(.timeLimit(.minutes(5))) func closeFrameIsAnsweredWithCloseAndTheClientLeaves() throws {
             let (server, http) = try Self.pushServer()
             let observer = try server.connect()
             _ = observer.join()
@@ -103,7 +103,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func fragmentedMessageWithAControlFrameInBetweenIsReassembled() throws {
+        @Test(.timeLimit(.minutes(5))) func fragmentedMessageWithAControlFrameInBetweenIsReassembled() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -122,7 +122,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func oversizeMessageGetsLineTooLongAndTheConnectionStaysUsable() throws {
+        @Test(.timeLimit(.minutes(5))) func oversizeMessageGetsLineTooLongAndTheConnectionStaysUsable() throws {
             let (server, http) = try Self.pushServer(["--max-line-bytes", "1024"])
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -136,7 +136,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func unmaskedClientFrameFailsTheConnectionWithProtocolError() throws {
+        @Test(.timeLimit(.minutes(5))) func unmaskedClientFrameFailsTheConnectionWithProtocolError() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -152,7 +152,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func binaryFrameIsAnsweredWithBadJSONAndTheConnectionStaysUsable() throws {
+        @Test(.timeLimit(.minutes(5))) func binaryFrameIsAnsweredWithBadJSONAndTheConnectionStaysUsable() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -162,7 +162,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func oneTextFrameIsOneMessageEvenWithANewlineInside() throws {
+        @Test(.timeLimit(.minutes(5))) func oneTextFrameIsOneMessageEvenWithANewlineInside() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -177,7 +177,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func invalidUTF8InATextFrameClosesWith1007() throws {
+        @Test(.timeLimit(.minutes(5))) func invalidUTF8InATextFrameClosesWith1007() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -186,7 +186,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func tokenRulesApplyOverWebSocket() throws {
+        @Test(.timeLimit(.minutes(5))) func tokenRulesApplyOverWebSocket() throws {
             let (server, http) = try Self.pushServer(["--token", "sesame"])
             let client = try WebSocketClient(port: http)
             guard case let .welcome(welcome)? = client.next() else {
@@ -207,7 +207,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func rateLimitAppliesOverWebSocket() throws {
+        @Test(.timeLimit(.minutes(5))) func rateLimitAppliesOverWebSocket() throws {
             let (server, http) = try Self.pushServer(["--rate", "1", "--burst", "2"])
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -228,7 +228,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func shutdownSendsByeThenCloseFrame() throws {
+        @Test(.timeLimit(.minutes(5))) func shutdownSendsByeThenCloseFrame() throws {
             let (server, http) = try Self.pushServer()
             let client = try WebSocketClient(port: http)
             _ = client.join()
@@ -239,7 +239,7 @@ extension EndToEnd {
             #expect(server.waitForExit(timeout: 5) == 0)
         }
 
-        @Test func fullServerAnswersAWebSocketWithServerFullThenClose() throws {
+        @Test(.timeLimit(.minutes(5))) func fullServerAnswersAWebSocketWithServerFullThenClose() throws {
             let (server, http) = try Self.pushServer(["--max-clients", "1"])
             let tcp = try server.connect()
             #expect(tcp.join().snapshot != nil)

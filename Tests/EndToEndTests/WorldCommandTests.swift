@@ -6,7 +6,7 @@ extension EndToEnd {
     /// `velocity`, `boundary`, `bounds` (docs/PROTOCOL.md), read back from held steps.
     @Suite(.serialized)
     struct WorldCommandTests {
-        @Test func velocityAddsItsDeltaV() throws {
+        @Test(.timeLimit(.minutes(5))) func velocityAddsItsDeltaV() throws {
             let server = try ServerProcess(["--scene", "push", "--held"])
             let client = try server.connect()
             let body = try #require(client.join().scene?.bodies.first?.id)
@@ -23,7 +23,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func aNewBoundaryStopsAFallingItem() throws {
+        @Test(.timeLimit(.minutes(5))) func aNewBoundaryStopsAFallingItem() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -41,7 +41,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func boundsInsetsMoveTheFloorAndDisablingThemLetsItemsOut() throws {
+        @Test(.timeLimit(.minutes(5))) func boundsInsetsMoveTheFloorAndDisablingThemLetsItemsOut() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             _ = client.join()
@@ -59,7 +59,7 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test func velocityOfAnUnknownBodyIsUnknownBody() throws {
+        @Test(.timeLimit(.minutes(5))) func velocityOfAnUnknownBodyIsUnknownBody() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let client = try server.connect()
             _ = client.join()

@@ -11,7 +11,7 @@ struct HTTPRequestParserTests {
         Array(text).withUnsafeBytes { parser.feed($0) }
     }
 
-    @Test func requestFedOneByteAtATimeIsParsedWithItsHeaders() throws {
+    @Test(.timeLimit(.minutes(3))) func requestFedOneByteAtATimeIsParsedWithItsHeaders() throws {
         let parser = HTTPRequestParser()
         let bytes = Array("GET /metrics HTTP/1.1\r\nHost: example\r\nX-Long: a\r\n b\r\n\r\n".utf8)
         var outcome = HTTPRequestParser.Outcome.needMore
@@ -32,7 +32,7 @@ struct HTTPRequestParserTests {
         #expect(consumed == 1)
     }
 
-    @Test func upgradeStopsRightAfterTheHeadAndLeavesTheFramesToTheCaller() throws {
+    @Test(.timeLimit(.minutes(3))) func upgradeStopsRightAfterTheHeadAndLeavesTheFramesToTheCaller() throws {
         let parser = HTTPRequestParser()
         let frames: [UInt8] = [0x81, 0x85, 1, 2, 3, 4, 5, 6, 7, 8, 9]
         guard case let .request(head, consumed) = feed(parser, Array(Self.upgrade.utf8) + frames) else {
@@ -46,7 +46,7 @@ struct HTTPRequestParserTests {
         #expect(WebSocketHandshake.accept(key: WebSocketHandshake.clientKey(head)) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
-    @Test func garbageIs400() {
+    @Test(.timeLimit(.minutes(3))) func garbageIs400() {
         guard case let .failed(status, _) = feed(HTTPRequestParser(), Array("\u{1}\u{2} nonsense\r\n\r\n".utf8)) else {
             Issue.record("garbage accepted")
             return
@@ -54,7 +54,7 @@ struct HTTPRequestParserTests {
         #expect(status == 400)
     }
 
-    @Test func headOverTheLimitIs431EvenWithoutAnEnd() {
+    @Test(.timeLimit(.minutes(3))) func headOverTheLimitIs431EvenWithoutAnEnd() {
         let parser = HTTPRequestParser(maxHeadBytes: 1024)
         #expect({ if case .needMore = feed(parser, Array("GET /".utf8)) { true } else { false } }())
         guard case let .failed(status, _) = feed(parser, [UInt8](repeating: UInt8(ascii: "a"), count: 2000)) else {
@@ -64,7 +64,7 @@ struct HTTPRequestParserTests {
         #expect(status == 431)
     }
 
-    @Test func bodyOverTheLimitIs413() {
+    @Test(.timeLimit(.minutes(3))) func bodyOverTheLimitIs413() {
         let parser = HTTPRequestParser(maxBodyBytes: 10)
         guard case let .failed(status, _) = feed(parser, Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n\(String(repeating: "b", count: 50))".utf8)) else {
             Issue.record("long body accepted")
@@ -73,7 +73,7 @@ struct HTTPRequestParserTests {
         #expect(status == 413)
     }
 
-    @Test func handshakeProblemsAreNamed() throws {
+    @Test(.timeLimit(.minutes(3))) func handshakeProblemsAreNamed() throws {
         let parser = HTTPRequestParser()
         let old = Self.upgrade.replacingOccurrences(of: "Version: 13", with: "Version: 8")
         guard case let .request(head, _) = feed(parser, Array(old.utf8)) else {

@@ -22,7 +22,7 @@ import Testing
         }
     }
 
-    @Test func didCloseRunsBeforeTheMemoryIsFreed() throws {
+    @Test(.timeLimit(.minutes(3))) func didCloseRunsBeforeTheMemoryIsFreed() throws {
         let loop = try EventLoop()
         let probe = try ProbeTimer(loop: loop)
         var completed = false
@@ -34,7 +34,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func aClosedTimerRefusesToStartWithEBADF() throws {
+    @Test(.timeLimit(.minutes(3))) func aClosedTimerRefusesToStartWithEBADF() throws {
         let loop = try EventLoop()
         let timer = try UVTimer(loop: loop)
         timer.close()
@@ -55,7 +55,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func aClosedConnectionRefusesEveryOperation() throws {
+    @Test(.timeLimit(.minutes(3))) func aClosedConnectionRefusesEveryOperation() throws {
         let loop = try EventLoop()
         let connection = try TCPConnection(loop: loop)
         connection.close()
@@ -79,7 +79,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func aClosedListenerAndSignalWatcherIgnoreRefAndUnref() throws {
+    @Test(.timeLimit(.minutes(3))) func aClosedListenerAndSignalWatcherIgnoreRefAndUnref() throws {
         let loop = try EventLoop()
         let listener = try TCPListener(loop: loop, host: "127.0.0.1", port: 0) { $0.close() }
         let watcher = try SignalWatcher(loop: loop, signal: SIGUSR2) { _ in }
@@ -94,7 +94,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func closingTwiceRunsTheCompletionOnce() throws {
+    @Test(.timeLimit(.minutes(3))) func closingTwiceRunsTheCompletionOnce() throws {
         let loop = try EventLoop()
         let timer = try UVTimer(loop: loop)
         var completions = 0

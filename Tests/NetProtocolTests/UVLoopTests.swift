@@ -7,7 +7,7 @@ import Glibc
 
 /// Each test runs its own loop and ends by asserting `uv_loop_close` returns 0: no handle leaked.
 @Suite struct UVLoopTests {
-    @Test func timerFiresOnceAndLoopClosesClean() throws {
+    @Test(.timeLimit(.minutes(3))) func timerFiresOnceAndLoopClosesClean() throws {
         let loop = try EventLoop()
         let timer = try UVTimer(loop: loop)
         var fired = 0
@@ -21,7 +21,7 @@ import Glibc
         #expect(loop.close() == 0)
     }
 
-    @Test func repeatingTimerFiresUntilStopped() throws {
+    @Test(.timeLimit(.minutes(3))) func repeatingTimerFiresUntilStopped() throws {
         let loop = try EventLoop()
         let timer = try UVTimer(loop: loop)
         var fired = 0
@@ -34,7 +34,7 @@ import Glibc
         #expect(loop.close() == 0)
     }
 
-    @Test func openHandleMakesLoopCloseBusy() throws {
+    @Test(.timeLimit(.minutes(3))) func openHandleMakesLoopCloseBusy() throws {
         let loop = try EventLoop()
         let timer = try UVTimer(loop: loop)
         #expect(loop.close() == Int32(UV_EBUSY.rawValue))
@@ -43,7 +43,7 @@ import Glibc
         #expect(loop.close() == 0)
     }
 
-    @Test func bindConflictIsUVErrorNamedEADDRINUSE() throws {
+    @Test(.timeLimit(.minutes(3))) func bindConflictIsUVErrorNamedEADDRINUSE() throws {
         let loop = try EventLoop()
         let first = try TCPListener(loop: loop, host: "127.0.0.1", port: 0) { $0.close() }
         #expect(first.address.port > 0)
@@ -60,12 +60,12 @@ import Glibc
         #expect(loop.close() == 0)
     }
 
-    @Test func badAddressIsEINVAL() throws {
+    @Test(.timeLimit(.minutes(3))) func badAddressIsEINVAL() throws {
         #expect(throws: UVError.self) { try SocketAddress(host: "not-an-ip", port: 1) }
         do { _ = try SocketAddress(host: "999.1.1.1", port: 80) } catch { #expect(error.name == "EINVAL") }
     }
 
-    @Test func signalWatcherDeliversOnLoopThread() throws {
+    @Test(.timeLimit(.minutes(3))) func signalWatcherDeliversOnLoopThread() throws {
         let loop = try EventLoop()
         var got: Int32 = 0
         var watcher: SignalWatcher?

@@ -29,7 +29,7 @@ import Testing
         check()
     }
 
-    @Test func echoRoundTripAndCleanClose() throws {
+    @Test(.timeLimit(.minutes(3))) func echoRoundTripAndCleanClose() throws {
         let loop = try EventLoop()
         var received: [UInt8] = []
         var listener: TCPListener?
@@ -52,7 +52,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func connectToClosedPortFailsWithECONNREFUSED() throws {
+    @Test(.timeLimit(.minutes(3))) func connectToClosedPortFailsWithECONNREFUSED() throws {
         let loop = try EventLoop()
         let probe = try TCPListener(loop: loop, host: "127.0.0.1", port: 0) { $0.close() }
         let port = probe.address.port
@@ -69,7 +69,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func latestOnlyWritesReplaceEachOtherWhileReliableOnesStayInOrder() throws {
+    @Test(.timeLimit(.minutes(3))) func latestOnlyWritesReplaceEachOtherWhileReliableOnesStayInOrder() throws {
         let loop = try EventLoop()
         var received: [UInt8] = []
         var listener: TCPListener?
@@ -97,7 +97,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func writesToAnIdleConnectionGoStraightToTheKernel() throws {
+    @Test(.timeLimit(.minutes(3))) func writesToAnIdleConnectionGoStraightToTheKernel() throws {
         let loop = try EventLoop()
         var pendingAfterWrite = -1
         var received: [UInt8] = []
@@ -120,7 +120,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func pendingBytesCountsWhatANonReaderHasNotTaken() throws {
+    @Test(.timeLimit(.minutes(3))) func pendingBytesCountsWhatANonReaderHasNotTaken() throws {
         let loop = try EventLoop()
         var peak = 0
         try connectedPair(loop) { server, client, listener in
@@ -138,7 +138,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func closingWithUnfinishedWritesReleasesEverything() throws {
+    @Test(.timeLimit(.minutes(3))) func closingWithUnfinishedWritesReleasesEverything() throws {
         let loop = try EventLoop()
         try connectedPair(loop) { server, client, listener in
             for _ in 0..<50 { server.write([UInt8](repeating: 1, count: 256 * 1024)) }
@@ -151,7 +151,7 @@ import Testing
         #expect(loop.close() == 0)
     }
 
-    @Test func peerResetEndsReadingWithAnError() throws {
+    @Test(.timeLimit(.minutes(3))) func peerResetEndsReadingWithAnError() throws {
         let loop = try EventLoop()
         var endedWith: UVError?? = .none
         var listener: TCPListener?

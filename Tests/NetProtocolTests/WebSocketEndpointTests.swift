@@ -15,7 +15,7 @@ struct WebSocketEndpointTests {
         messages.compactMap { if case .text(let b) = $0 { String(decoding: b, as: UTF8.self) } else { nil } }
     }
 
-    @Test func textTravelsBothWaysMaskedFromTheClientOnly() {
+    @Test(.timeLimit(.minutes(3))) func textTravelsBothWaysMaskedFromTheClientOnly() {
         let fromClient = Array("hello".utf8).withUnsafeBytes { client.text($0) }
         #expect(fromClient[1] & 0x80 != 0, "client frames are masked")
         #expect(texts(deliver(fromClient, to: server)) == ["hello"])
@@ -24,14 +24,14 @@ struct WebSocketEndpointTests {
         #expect(texts(deliver(fromServer, to: client)) == ["world"])
     }
 
-    @Test func fragmentsSplitAnywhereAreReassembled() {
+    @Test(.timeLimit(.minutes(3))) func fragmentsSplitAnywhereAreReassembled() {
         let bytes = client.fragmentedText(Array(#"{"type":"ping"}"#.utf8), fragmentBytes: 4)
         var messages: [WebSocketEndpoint.Message] = []
         for byte in bytes { messages += deliver([byte], to: server) }
         #expect(texts(messages) == [#"{"type":"ping"}"#])
     }
 
-    @Test func messageOverTheLimitIsReportedOnceAndTheNextOneArrives() {
+    @Test(.timeLimit(.minutes(3))) func messageOverTheLimitIsReportedOnceAndTheNextOneArrives() {
         let big = [UInt8](repeating: UInt8(ascii: "x"), count: 150)
         let messages = deliver(client.fragmentedText(big, fragmentBytes: 60) + Array("ok".utf8).withUnsafeBytes { client.text($0) }, to: server)
         guard messages.count == 2, case .tooLong(let length) = messages[0] else {
@@ -42,7 +42,7 @@ struct WebSocketEndpointTests {
         #expect(texts([messages[1]]) == ["ok"])
     }
 
-    @Test func binaryIsReportedWithItsLength() {
+    @Test(.timeLimit(.minutes(3))) func binaryIsReportedWithItsLength() {
         let messages = deliver(client.frame(opcode: UInt8(WSLAY_BINARY_FRAME.rawValue), [1, 2, 3]), to: server)
         guard case .binary(3)? = messages.first else {
             Issue.record("got \(messages)")
@@ -50,7 +50,7 @@ struct WebSocketEndpointTests {
         }
     }
 
-    @Test func pingIsAnsweredWithPongAndCloseWithClose() {
+    @Test(.timeLimit(.minutes(3))) func pingIsAnsweredWithPongAndCloseWithClose() {
         _ = deliver(client.frame(opcode: UInt8(WSLAY_PING.rawValue), [7, 7]), to: server)
         let answer = server.takeOutput()
         #expect(deliver(answer, to: client).contains { if case .pong([7, 7]) = $0 { true } else { false } })
@@ -62,7 +62,7 @@ struct WebSocketEndpointTests {
         #expect(Array("late".utf8).withUnsafeBytes { server.text($0) }.isEmpty, "nothing after the Close frame")
     }
 
-    @Test func unmaskedClientFrameIsAProtocolError() {
+    @Test(.timeLimit(.minutes(3))) func unmaskedClientFrameIsAProtocolError() {
         var iocb = wslay_frame_iocb()
         iocb.fin = 1
         iocb.opcode = UInt8(WSLAY_TEXT_FRAME.rawValue)
@@ -72,7 +72,7 @@ struct WebSocketEndpointTests {
         #expect(!server.wantsRead)
     }
 
-    @Test func textFramerFramesEachLineOnceAndSharesTheResultForTheSameBuffer() {
+    @Test(.timeLimit(.minutes(3))) func textFramerFramesEachLineOnceAndSharesTheResultForTheSameBuffer() {
         let framer = WebSocketTextFramer()
         let lines = SharedBytes(Array("{\"a\":1}\n\n{\"b\":2}\n".utf8))
         let framed = framer.frames(for: lines)

@@ -16,33 +16,33 @@ private func command(_ line: String) -> ClientCommand? {
     try? ClientMessage.decode(line).get().command
 }
 
-@Test func decodeAnswersNonJSONWithBadJSON() {
+@Test(.timeLimit(.minutes(3))) func decodeAnswersNonJSONWithBadJSON() {
     #expect(failure("hello there")?.code == .badJSON)
     #expect(failure([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D])?.code == .badJSON)
     #expect(failure(Array("{\"type\":\"ping\"}".utf8) + [0])?.code == .badJSON)
     #expect(failure("{\"type\":\"ping\",\"t\":" + String(repeating: "[", count: 10_000))?.code == .badJSON)
 }
 
-@Test func decodeAnswersNonObjectsWithBadMessage() {
+@Test(.timeLimit(.minutes(3))) func decodeAnswersNonObjectsWithBadMessage() {
     for line in ["[1,2]", "\"tap\"", "42", "null", "true"] {
         #expect(failure(line)?.code == .badMessage, "\(line)")
     }
 }
 
-@Test func decodeRequiresAStringType() {
+@Test(.timeLimit(.minutes(3))) func decodeRequiresAStringType() {
     #expect(failure(#"{"x":1}"#) == ProtocolError(.badMessage, "missing field \"type\""))
     #expect(failure(#"{"type":3}"#)?.code == .badMessage)
     #expect(failure(#"{"type":null}"#)?.code == .badMessage)
     #expect(failure(#"{"type":"fly","id":9}"#) == ProtocolError(.unknownType, "unknown message type \"fly\"", id: .number("9")))
 }
 
-@Test func decodeEchoesStringAndNumericIDsAsWritten() throws {
+@Test(.timeLimit(.minutes(3))) func decodeEchoesStringAndNumericIDsAsWritten() throws {
     #expect(try ClientMessage.decode(#"{"type":"ping","id":"abc"}"#).get().id == .string("abc"))
     #expect(try ClientMessage.decode(#"{"id":1.50,"type":"ping"}"#).get().id == .number("1.50"))
     #expect(failure(#"{"type":"tap","id":-7e2,"x":"1","y":2}"#)?.id == .number("-7e2"))
 }
 
-@Test func decodeRejectsIDsOfOtherTypesWithoutEchoingThem() {
+@Test(.timeLimit(.minutes(3))) func decodeRejectsIDsOfOtherTypesWithoutEchoingThem() {
     for id in ["true", "null", "[1]", "{\"a\":1}"] {
         let error = failure(#"{"type":"ping","id":"# + id + "}")
         #expect(error?.code == .badMessage)
@@ -50,7 +50,7 @@ private func command(_ line: String) -> ClientCommand? {
     }
 }
 
-@Test func decodeAnswersOverflowAndNaNWithBadValueAndTheID() {
+@Test(.timeLimit(.minutes(3))) func decodeAnswersOverflowAndNaNWithBadValueAndTheID() {
     #expect(failure(#"{"type":"tap","id":5,"x":1e999,"y":0}"#)
         == ProtocolError(.badValue, "number in field \"x\" overflows a Double", id: .number("5")))
     #expect(failure(#"{"type":"tap","id":"a","x":NaN,"y":0}"#)?.code == .badValue)
@@ -58,26 +58,26 @@ private func command(_ line: String) -> ClientCommand? {
     #expect(failure(#"{"type":"ping","id":1e999}"#) == ProtocolError(.badValue, "number in field \"id\" overflows a Double"))
 }
 
-@Test func decodeAcceptsUnderflowAndNegativeZero() throws {
+@Test(.timeLimit(.minutes(3))) func decodeAcceptsUnderflowAndNegativeZero() throws {
     #expect(command(#"{"type":"tap","x":1e-400,"y":-0}"#) == .tap(x: 0, y: 0, body: nil, mode: .continuous))
     let tap = try #require(command(#"{"type":"tap","x":1,"y":-0}"#))
     guard case let .tap(_, y, _, _) = tap else { Issue.record("not a tap: \(tap)"); return }
     #expect(y.sign == .plus)
 }
 
-@Test func decodeAnswersDuplicateKeysWithBadMessageAndTheID() {
+@Test(.timeLimit(.minutes(3))) func decodeAnswersDuplicateKeysWithBadMessageAndTheID() {
     #expect(failure(#"{"type":"tap","id":"q","x":1,"x":2,"y":0}"#)
         == ProtocolError(.badMessage, "duplicate key \"x\"", id: .string("q")))
     #expect(failure(#"{"type":"ping","id":1,"id":2}"#)?.id == nil)
 }
 
-@Test func decodeIgnoresUnknownFieldsAndHugeArraysInThem() {
+@Test(.timeLimit(.minutes(3))) func decodeIgnoresUnknownFieldsAndHugeArraysInThem() {
     let junk = "[" + Array(repeating: "0", count: 50_000).joined(separator: ",") + "]"
     #expect(command(#"{"type":"tap","x":1,"y":2,"extra":{"deep":[1,2]},"junk":"# + junk + "}")
         == .tap(x: 1, y: 2, body: nil, mode: .continuous))
 }
 
-@Test func decodeAnswersOutOfRangeValuesWithBadValue() {
+@Test(.timeLimit(.minutes(3))) func decodeAnswersOutOfRangeValuesWithBadValue() {
     let lines = [
         #"{"type":"set","body":1,"elasticity":1.5}"#, #"{"type":"set","body":1,"elasticity":-0.1}"#,
         #"{"type":"set","body":1,"friction":2}"#, #"{"type":"set","body":1,"density":0}"#,
@@ -106,7 +106,7 @@ private func command(_ line: String) -> ClientCommand? {
     #expect(failure(#"{"type":"set","body":1,"density":0}"#)?.message == "field \"density\" must be > 0")
 }
 
-@Test func decodeAcceptsBoundaryValues() {
+@Test(.timeLimit(.minutes(3))) func decodeAcceptsBoundaryValues() {
     #expect(command(##"{"type":"set","body":9007199254740991,"elasticity":1,"friction":0,"color":"#A0b1C2"}"##)
         == .set(body: 9_007_199_254_740_991, patch: PropertyPatch(elasticity: 1, friction: 0, color: "#A0b1C2")))
     #expect(command(#"{"type":"spawn","shape":"rect","width":100000,"height":0.001,"x":-1e300,"y":1e300}"#)
@@ -115,7 +115,7 @@ private func command(_ line: String) -> ClientCommand? {
     #expect(command(#"{"type":"hello","name":""# + String(repeating: "n", count: 256) + #""}"#) != nil)
 }
 
-@Test func decodeAnswersIncompleteCommandsWithBadMessage() {
+@Test(.timeLimit(.minutes(3))) func decodeAnswersIncompleteCommandsWithBadMessage() {
     let lines = [
         #"{"type":"set","body":1}"#, #"{"type":"set","body":1,"unknown":2}"#, #"{"type":"push","body":1}"#,
         #"{"type":"push","body":1,"angle":1}"#, #"{"type":"push","body":1,"dx":1}"#,
@@ -134,12 +134,12 @@ private func command(_ line: String) -> ClientCommand? {
     #expect(failure(#"{"type":"tap","x":1}"#)?.message == "missing field \"y\"")
 }
 
-@Test func decodeAcceptsCamelCasePropertyNames() {
+@Test(.timeLimit(.minutes(3))) func decodeAcceptsCamelCasePropertyNames() {
     #expect(command(#"{"type":"set","body":2,"angularResistance":3,"allowsRotation":false}"#)
         == .set(body: 2, patch: PropertyPatch(angularResistance: 3, allowsRotation: false)))
 }
 
-@Test func decodeGivesDefaultsAndOptionalForms() {
+@Test(.timeLimit(.minutes(3))) func decodeGivesDefaultsAndOptionalForms() {
     #expect(command(#"{"type":"tap","x":1,"y":2}"#) == .tap(x: 1, y: 2, body: nil, mode: .continuous))
     #expect(command(#"{"type":"snap","body":3,"active":false}"#) == .unsnap(body: 3))
     #expect(command(#"{"type":"snap","body":3,"active":true,"x":1,"y":2}"#) == .snap(body: 3, x: 1, y: 2, damping: nil))

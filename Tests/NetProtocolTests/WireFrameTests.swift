@@ -15,13 +15,13 @@ private func fullSnapshot(_ tick: UInt64, _ bodies: [BodyState]) -> Snapshot? {
     return snapshot
 }
 
-@Test func keyframeListsEveryBodyAsIntegersWithTheSnapshotsRounding() {
+@Test(.timeLimit(.minutes(3))) func keyframeListsEveryBodyAsIntegersWithTheSnapshotsRounding() {
     let bodies = [BodyState(id: 1, x: 412.499, y: 300.254, angle: 0.1254), BodyState(id: 2, x: 800, y: -0.005, angle: -0.0005)]
     let line = text(FrameEncoder.encode(table(7, bodies), base: nil, time: 0.1234, paused: false, clients: 2, drags: []))
     #expect(line == #"{"type":"frame","tick":7,"time":0.123,"base":null,"paused":false,"clients":2,"bodies":[[1,41250,30025,125],[2,80000,-1,-1]],"drags":[]}"# + "\n")
 }
 
-@Test func deltaListsOnlyBodiesWhoseRoundedPoseChanged() {
+@Test(.timeLimit(.minutes(3))) func deltaListsOnlyBodiesWhoseRoundedPoseChanged() {
     let before = table(10, [BodyState(id: 1, x: 10, y: 10, angle: 0), BodyState(id: 2, x: 20, y: 20, angle: 0),
                             BodyState(id: 3, x: 30, y: 30, angle: 0)])
     // Body 1 moves less than half a hundredth (same rounding), 2 moves, 3 turns.
@@ -32,7 +32,7 @@ private func fullSnapshot(_ tick: UInt64, _ bodies: [BodyState]) -> Snapshot? {
     #expect(line == #"{"type":"frame","tick":12,"time":1,"base":10,"paused":true,"clients":1,"bodies":[[2,2001,2000,0],[3,3000,3000,2]],"drags":[{"client":4,"name":"ann","body":2,"x":1,"y":2,"offset":{"x":0,"y":0}}]}"# + "\n")
 }
 
-@Test func frameDecodesAndEncodesBackToTheSameLine() throws {
+@Test(.timeLimit(.minutes(3))) func frameDecodesAndEncodesBackToTheSameLine() throws {
     let line = #"{"type":"frame","tick":12,"time":1.5,"base":10,"paused":false,"clients":3,"bodies":[[2,-2001,2000,7]],"drags":[]}"# + "\n"
     let message = try #require(ServerMessage.decode(line))
     #expect(message == .frame(Frame(tick: 12, time: 1.5, base: 10, paused: false, clients: 3,
@@ -40,7 +40,7 @@ private func fullSnapshot(_ tick: UInt64, _ bodies: [BodyState]) -> Snapshot? {
     #expect(String(decoding: message.encoded(), as: UTF8.self) == line)
 }
 
-@Test func malformedFramesAreNotDecoded() {
+@Test(.timeLimit(.minutes(3))) func malformedFramesAreNotDecoded() {
     for line in [#"{"type":"frame","tick":1,"time":0,"base":null,"paused":false,"bodies":[[1,2,3]]}"#,
                  #"{"type":"frame","tick":1,"time":0,"base":null,"paused":false,"bodies":[[1,2.5,3,4]]}"#,
                  #"{"type":"frame","tick":1,"time":0,"base":"x","paused":false,"bodies":[]}"#,
@@ -49,7 +49,7 @@ private func fullSnapshot(_ tick: UInt64, _ bodies: [BodyState]) -> Snapshot? {
     }
 }
 
-@Test func applyingFramesInOrderReproducesFullSnapshotsExactly() throws {
+@Test(.timeLimit(.minutes(3))) func applyingFramesInOrderReproducesFullSnapshotsExactly() throws {
     var applier = FrameApplier()
     var previous: PoseTable?
     var bodies = (1...20).map { BodyState(id: $0, x: Double($0) * 13.337, y: 599.995 - Double($0), angle: -0.0015 * Double($0)) }
@@ -73,7 +73,7 @@ private func fullSnapshot(_ tick: UInt64, _ bodies: [BodyState]) -> Snapshot? {
     }
 }
 
-@Test func aFrameAgainstAnotherBaseIsRefusedAndChangesNothing() throws {
+@Test(.timeLimit(.minutes(3))) func aFrameAgainstAnotherBaseIsRefusedAndChangesNothing() throws {
     var applier = FrameApplier()
     _ = try applier.apply(Frame(tick: 4, time: 0, base: nil, paused: false, clients: 1, bodies: [Frame.Body(id: 1, x: 1, y: 2, angle: 3)]))
     #expect(throws: FrameApplier.Failure.baseMismatch(expected: 4, got: 2)) {
@@ -90,7 +90,7 @@ private func fullSnapshot(_ tick: UInt64, _ bodies: [BodyState]) -> Snapshot? {
     }
 }
 
-@Test func quantisationMatchesTheSnapshotTextForAwkwardValues() throws {
+@Test(.timeLimit(.minutes(3))) func quantisationMatchesTheSnapshotTextForAwkwardValues() throws {
     let values: [Double] = [0.005, -0.005, 0.015, 1.005, 2.675, -2.675, 123456.785, 0.0049999, -0.0050001, .nan, .infinity, 1e-9]
     let bodies = values.enumerated().map { BodyState(id: $0 + 1, x: $1, y: -$1, angle: $1 / 7) }
     let full = try #require(fullSnapshot(1, bodies))

@@ -18,19 +18,19 @@ private func frame(_ chunks: [[UInt8]], maxLineBytes: Int = 65536) -> (events: [
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-@Test func framerJoinsALineSplitAcrossFeeds() {
+@Test(.timeLimit(.minutes(3))) func framerJoinsALineSplitAcrossFeeds() {
     let result = frame([bytes("{\"type\":"), bytes("\"ping\"}"), bytes("\n")])
     #expect(result.events == ["{\"type\":\"ping\"}"])
     #expect(result.framer.bufferedByteCount == 0)
 }
 
-@Test func framerFramesOneByteAtATime() {
+@Test(.timeLimit(.minutes(3))) func framerFramesOneByteAtATime() {
     let text = "{\"type\":\"tap\",\"x\":1,\"y\":2}\r\n{\"type\":\"ping\"}\n"
     let result = frame(bytes(text).map { [$0] })
     #expect(result.events == ["{\"type\":\"tap\",\"x\":1,\"y\":2}", "{\"type\":\"ping\"}"])
 }
 
-@Test func framerEmitsManyLinesFromOneFeed() {
+@Test(.timeLimit(.minutes(3))) func framerEmitsManyLinesFromOneFeed() {
     let text = (0..<100).map { "line\($0)\n" }.joined()
     let result = frame([bytes(text)])
     #expect(result.events.count == 100)
@@ -38,29 +38,29 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     #expect(result.events.last == "line99")
 }
 
-@Test func framerStripsCarriageReturnBeforeNewline() {
+@Test(.timeLimit(.minutes(3))) func framerStripsCarriageReturnBeforeNewline() {
     let result = frame([bytes("a\r\nb\r"), bytes("\nc\rd\n")])
     #expect(result.events == ["a", "b", "c\rd"])
 }
 
-@Test func framerNeverEmitsEmptyLines() {
+@Test(.timeLimit(.minutes(3))) func framerNeverEmitsEmptyLines() {
     let result = frame([bytes("\n\n\r\nx\n\n"), bytes("\r\n")])
     #expect(result.events == ["x"])
 }
 
-@Test func framerKeepsAnUnterminatedLinePending() {
+@Test(.timeLimit(.minutes(3))) func framerKeepsAnUnterminatedLinePending() {
     let result = frame([bytes("a\nbcd")])
     #expect(result.events == ["a"])
     #expect(result.framer.bufferedByteCount == 3)
 }
 
-@Test func framerDiscardsAnOversizeLineAndFramesTheNextOne() {
+@Test(.timeLimit(.minutes(3))) func framerDiscardsAnOversizeLineAndFramesTheNextOne() {
     let long = String(repeating: "x", count: 20)
     let result = frame([bytes(long + "\n{\"ok\":1}\n")], maxLineBytes: 10)
     #expect(result.events == ["<tooLong>", "{\"ok\":1}"])
 }
 
-@Test func framerReportsAnOversizeLineOnceEvenAcrossFeeds() {
+@Test(.timeLimit(.minutes(3))) func framerReportsAnOversizeLineOnceEvenAcrossFeeds() {
     var chunks = [bytes("12345678")]
     chunks += Array(repeating: bytes("abcdefgh"), count: 10)
     chunks.append(bytes("zz\nnext\n"))
@@ -68,12 +68,12 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     #expect(result.events == ["<tooLong>", "next"])
 }
 
-@Test func framerAcceptsALineOfExactlyTheLimit() {
+@Test(.timeLimit(.minutes(3))) func framerAcceptsALineOfExactlyTheLimit() {
     let result = frame([bytes("0123456789\n01234567890\n")], maxLineBytes: 10)
     #expect(result.events == ["0123456789", "<tooLong>"])
 }
 
-@Test func framerNeverBuffersMoreThanTheLimit() {
+@Test(.timeLimit(.minutes(3))) func framerNeverBuffersMoreThanTheLimit() {
     var framer = LineFramer(maxLineBytes: 100)
     var maxBuffered = 0
     var tooLongCount = 0
@@ -86,7 +86,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     #expect(tooLongCount == 1)
 }
 
-@Test func framerSurvivesATenMegabyteLineWithoutNewline() {
+@Test(.timeLimit(.minutes(3))) func framerSurvivesATenMegabyteLineWithoutNewline() {
     var framer = LineFramer()
     let chunk = [UInt8](repeating: UInt8(ascii: "["), count: 64 * 1024)
     var events: [String] = []

@@ -21,7 +21,7 @@ private let seedLines: [[UInt8]] = [
     ClientMessage(.ping(t: .array([.string("é"), .null]))).encoded(),
 ].map { Array($0.dropLast()) }
 
-@Test func mutatedLinesDecodeToAnErrorOrToAMessageThatRoundTrips() {
+@Test(.timeLimit(.minutes(3))) func mutatedLinesDecodeToAnErrorOrToAMessageThatRoundTrips() {
     var random = LCG(state: 2024)
     let alphabet = Array("{}[]\":,-+.eE0123456789 \\utrfnal#".utf8) + [0, 0x80, 0xC3, 0xFF, 0x0A]
     var accepted = 0, rejected = 0
@@ -52,7 +52,7 @@ private let seedLines: [[UInt8]] = [
     #expect(rejected > 10_000)
 }
 
-@Test func framingIsTheSameForAnySplitOfTheStream() {
+@Test(.timeLimit(.minutes(3))) func framingIsTheSameForAnySplitOfTheStream() {
     var random = LCG(state: 7)
     let stream = seedLines.flatMap { $0 + Array("\r\n\n".utf8) } + Array(repeating: UInt8(ascii: "x"), count: 300) + [0x0A]
         + seedLines[0] + [0x0A]

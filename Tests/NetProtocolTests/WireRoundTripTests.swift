@@ -40,7 +40,7 @@ private let commands: [ClientCommand] = [
     .scene(name: "attachment"),
 ]
 
-@Test func everyClientCommandRoundTripsThroughItsLine() {
+@Test(.timeLimit(.minutes(3))) func everyClientCommandRoundTripsThroughItsLine() {
     for (index, command) in commands.enumerated() {
         let ids: [MessageID?] = [nil, .string("req-\(index)"), .number("\(index)"), .number("1.50e+3")]
         for id in ids {
@@ -54,7 +54,7 @@ private let commands: [ClientCommand] = [
     }
 }
 
-@Test func clientLinesHaveTheDocumentedShape() {
+@Test(.timeLimit(.minutes(3))) func clientLinesHaveTheDocumentedShape() {
     #expect(String(decoding: ClientMessage(id: .number("3"), .tap(x: 10, y: 20.5, body: nil, mode: .continuous)).encoded(),
                    as: UTF8.self) == #"{"type":"tap","id":3,"x":10,"y":20.5,"mode":"continuous"}"# + "\n")
     #expect(String(decoding: ClientMessage(.unsnap(body: 3)).encoded(), as: UTF8.self)
@@ -63,7 +63,7 @@ private let commands: [ClientCommand] = [
         .encoded(), as: UTF8.self) == #"{"type":"set","body":1,"angular_resistance":2,"allows_rotation":true}"# + "\n")
 }
 
-@Test func aNumericIDThatIsNotJSONNumberTextIsWrittenAsAString() {
+@Test(.timeLimit(.minutes(3))) func aNumericIDThatIsNotJSONNumberTextIsWrittenAsAString() {
     let bytes = ClientMessage(id: .number("0x1F"), .ping(t: nil)).encoded()
     #expect(String(decoding: bytes, as: UTF8.self) == #"{"type":"ping","id":"0x1F"}"# + "\n")
 }

@@ -47,7 +47,7 @@ private let messages: [ServerMessage] = [
     .bye(reason: "shutdown"),
 ]
 
-@Test func everyServerMessageRoundTripsThroughItsLine() {
+@Test(.timeLimit(.minutes(3))) func everyServerMessageRoundTripsThroughItsLine() {
     for message in messages {
         let bytes = message.encoded()
         #expect(bytes.last == UInt8(ascii: "\n"))
@@ -55,11 +55,11 @@ private let messages: [ServerMessage] = [
     }
 }
 
-@Test func welcomeMatchesTheSpecExampleByteForByte() {
+@Test(.timeLimit(.minutes(3))) func welcomeMatchesTheSpecExampleByteForByte() {
     #expect(text(.welcome(welcome)) == #"{"type":"welcome","protocol":1,"client":7,"server":"dynserver 0.1.0","world":{"width":800,"height":600},"tick_hz":60,"snapshot_hz":30,"auth_required":false}"# + "\n")
 }
 
-@Test func sceneUsesSnakeCaseFieldsAndPolygonPoints() {
+@Test(.timeLimit(.minutes(3))) func sceneUsesSnakeCaseFieldsAndPolygonPoints() {
     let line = text(.scene(scene))
     #expect(line.hasPrefix(##"{"type":"scene","name":"default","gravity":{"dx":0,"dy":1,"magnitude":1},"collision_mode":"everything","bodies":[{"id":1,"shape":"rect","width":80,"height":80,"elasticity":0,"friction":0,"density":1,"resistance":0,"angular_resistance":0,"allows_rotation":true,"anchored":false,"color":"#e05050","charge":0},"##))
     #expect(line.contains(##""color":"#5050e0","charge":0,"points":[[0,-20],[17.3,10],[-17.3,10]]}"##))
@@ -69,7 +69,7 @@ private let messages: [ServerMessage] = [
     #expect(line.hasSuffix(#""fields":[],"bounds":{"enabled":true,"insets":{"top":0,"left":0,"bottom":0,"right":0}},"groups":[]}"# + "\n"))
 }
 
-@Test func errorAckPongAndByeHaveTheSpecShapes() {
+@Test(.timeLimit(.minutes(3))) func errorAckPongAndByeHaveTheSpecShapes() {
     #expect(text(.error(ProtocolError(.badJSON, "invalid UTF-8 at byte 3", id: .number("1.50"))))
         == #"{"type":"error","code":"bad_json","message":"invalid UTF-8 at byte 3","id":1.50}"# + "\n")
     #expect(text(.ack(id: .string("x"), fields: [("body", .number(4))])) == #"{"type":"ack","id":"x","body":4}"# + "\n")
@@ -77,7 +77,7 @@ private let messages: [ServerMessage] = [
     #expect(text(.bye(reason: "shutdown")) == #"{"type":"bye","reason":"shutdown"}"# + "\n")
 }
 
-@Test func everyErrorCodeRoundTrips() {
+@Test(.timeLimit(.minutes(3))) func everyErrorCodeRoundTrips() {
     for code in ErrorCode.allCases {
         let message = ServerMessage.error(ProtocolError(code, "m", id: .string("i")))
         #expect(ServerMessage.decode(message.encoded()) == message)
@@ -86,7 +86,7 @@ private let messages: [ServerMessage] = [
     #expect(ErrorCode.protocolMismatch.rawValue == "protocol_mismatch")
 }
 
-@Test func serverDecodeIsLenientAboutNumbersButStrictAboutTypes() {
+@Test(.timeLimit(.minutes(3))) func serverDecodeIsLenientAboutNumbersButStrictAboutTypes() {
     let lenient = #"{"type":"pong","tick":1.2e3,"t":5.000,"junk":[1]}"#
     #expect(ServerMessage.decode(lenient) == .pong(t: .number(5), tick: 1200, id: nil))
     #expect(ServerMessage.decode(#"{"type":"pong","tick":"12"}"#) == nil)

@@ -15,7 +15,7 @@ private func rounded(_ value: Double, _ decimals: Int) -> String {
     return String(decoding: writer.bytes, as: UTF8.self)
 }
 
-@Test func snapshotEncoderWritesTheGoldenBytes() {
+@Test(.timeLimit(.minutes(3))) func snapshotEncoderWritesTheGoldenBytes() {
     var encoder = SnapshotEncoder()
     let line = encode(&encoder, tick: 1234, time: 20.5674, clients: 3,
                       bodies: [BodyState(id: 1, x: 412.499, y: 300.254, angle: 0.1254, vx: 10.5, vy: -3.2549, av: 0.5),
@@ -24,13 +24,13 @@ private func rounded(_ value: Double, _ decimals: Int) -> String {
     #expect(line == #"{"type":"snapshot","tick":1234,"time":20.567,"paused":false,"clients":3,"bodies":[{"id":1,"x":412.5,"y":300.25,"angle":0.125,"vx":10.5,"vy":-3.25,"av":0.5},{"id":2,"x":800,"y":0,"angle":0,"vx":0,"vy":0,"av":-1.001}],"drags":[{"client":7,"name":"a\"b","body":1,"x":400,"y":280.01,"offset":{"x":-5.5,"y":0.25}}]}"# + "\n")
 }
 
-@Test func snapshotEncoderWritesPausedAndEmptyLists() {
+@Test(.timeLimit(.minutes(3))) func snapshotEncoderWritesPausedAndEmptyLists() {
     var encoder = SnapshotEncoder()
     #expect(encode(&encoder, tick: 0, time: 3, paused: true, bodies: [])
         == #"{"type":"snapshot","tick":0,"time":3,"paused":true,"clients":0,"bodies":[],"drags":[]}"# + "\n")
 }
 
-@Test func snapshotEncoderReusesItsBufferAcrossCallsWithoutMixingOutput() {
+@Test(.timeLimit(.minutes(3))) func snapshotEncoderReusesItsBufferAcrossCallsWithoutMixingOutput() {
     var encoder = SnapshotEncoder()
     let many = (1...500).map { BodyState(id: $0, x: Double($0) * 1.5, y: 2, angle: 0) }
     let first = encode(&encoder, bodies: many)
@@ -39,7 +39,7 @@ private func rounded(_ value: Double, _ decimals: Int) -> String {
     #expect(second == #"{"type":"snapshot","tick":2,"time":0,"paused":false,"clients":0,"bodies":[{"id":9,"x":1,"y":2,"angle":3,"vx":0,"vy":0,"av":0}],"drags":[]}"# + "\n")
 }
 
-@Test func snapshotOutputDecodesBackToTheRoundedValues() throws {
+@Test(.timeLimit(.minutes(3))) func snapshotOutputDecodesBackToTheRoundedValues() throws {
     var encoder = SnapshotEncoder()
     let bodies = (1...1000).map { (index: Int) -> BodyState in
         let value = Double(index)
@@ -58,7 +58,7 @@ private func rounded(_ value: Double, _ decimals: Int) -> String {
     #expect(snapshot.bodies[2] == BodyState(id: 3, x: 2.33, y: -1, angle: 0.037, vx: 0, vy: 123_456.79, av: -0.001))
 }
 
-@Test func roundedNumbersTrimZerosAndNeverWriteNegativeZero() {
+@Test(.timeLimit(.minutes(3))) func roundedNumbersTrimZerosAndNeverWriteNegativeZero() {
     #expect(rounded(800, 2) == "800")
     #expect(rounded(0.5, 2) == "0.5")
     #expect(rounded(0.05, 2) == "0.05")
@@ -73,7 +73,7 @@ private func rounded(_ value: Double, _ decimals: Int) -> String {
     #expect(rounded(2.5, 0) == "3")
 }
 
-@Test func writerEscapesStringsAndFormatsShortestNumbers() {
+@Test(.timeLimit(.minutes(3))) func writerEscapesStringsAndFormatsShortestNumbers() {
     var writer = JSONWriter()
     writer.beginArray()
     writer.string("q\"b\\s\n\t\u{01}\u{7F}é😀")

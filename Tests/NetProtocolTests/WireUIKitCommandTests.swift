@@ -38,7 +38,7 @@ private let commands: [ClientCommand] = [
     .set(body: 2, patch: PropertyPatch(charge: -2.5)),
 ]
 
-@Test func everyUIKitCommandRoundTripsThroughItsLine() {
+@Test(.timeLimit(.minutes(3))) func everyUIKitCommandRoundTripsThroughItsLine() {
     for command in commands {
         for id in [nil, MessageID.string("x"), MessageID.number("7")] {
             let message = ClientMessage(id: id, command)
@@ -49,7 +49,7 @@ private let commands: [ClientCommand] = [
     }
 }
 
-@Test func uikitCommandLinesHaveTheDocumentedShape() {
+@Test(.timeLimit(.minutes(3))) func uikitCommandLinesHaveTheDocumentedShape() {
     #expect(String(decoding: ClientMessage(id: .number("1"), .anchor(attachment: 3, x: 10, y: 20.5)).encoded(), as: UTF8.self)
         == #"{"type":"anchor","id":1,"attachment":3,"x":10,"y":20.5}"# + "\n")
     #expect(String(decoding: ClientMessage(.step(ticks: 10)).encoded(), as: UTF8.self) == #"{"type":"step","ticks":10}"# + "\n")
@@ -64,7 +64,7 @@ private func failure(_ line: String) -> ProtocolError? {
 
 private func code(_ line: String) -> ErrorCode? { failure(line)?.code }
 
-@Test func attachAnswersEveryBadFieldWithItsCode() {
+@Test(.timeLimit(.minutes(3))) func attachAnswersEveryBadFieldWithItsCode() {
     #expect(failure(#"{"type":"attach","anchor":{"x":1,"y":2}}"#) == ProtocolError(.badMessage, "missing field \"body\""))
     #expect(code(#"{"type":"attach","body":"3","anchor":{"x":1,"y":2}}"#) == .badMessage)
     #expect(code(#"{"type":"attach","body":0,"anchor":{"x":1,"y":2}}"#) == .badValue)
@@ -94,7 +94,7 @@ private func code(_ line: String) -> ErrorCode? { failure(line)?.code }
     #expect(code(#"{"type":"attach","body":3,"to_body":4,"kind":"pin","point":{"x":"1","y":2}}"#) == .badMessage)
 }
 
-@Test func anchorAndDetachAnswerEveryBadFieldWithItsCode() {
+@Test(.timeLimit(.minutes(3))) func anchorAndDetachAnswerEveryBadFieldWithItsCode() {
     #expect(failure(#"{"type":"anchor","x":1,"y":2}"#) == ProtocolError(.badMessage, "missing field \"attachment\""))
     #expect(code(#"{"type":"anchor","attachment":"1","x":1,"y":2}"#) == .badMessage)
     #expect(code(#"{"type":"anchor","attachment":1.5,"x":1,"y":2}"#) == .badValue)
@@ -104,7 +104,7 @@ private func code(_ line: String) -> ErrorCode? { failure(line)?.code }
     #expect(code(#"{"type":"detach","attachment":-1}"#) == .badValue)
 }
 
-@Test func fieldAnswersEveryBadFieldWithItsCode() {
+@Test(.timeLimit(.minutes(3))) func fieldAnswersEveryBadFieldWithItsCode() {
     #expect(code(#"{"type":"field","x":1,"y":2}"#) == .badMessage)
     #expect(code(#"{"type":"field","kind":"radial_gravity","field":3,"x":1,"y":2}"#) == .badMessage)
     #expect(code(#"{"type":"field","kind":"gravity_well","x":1,"y":2}"#) == .badValue)
@@ -132,7 +132,7 @@ private func code(_ line: String) -> ErrorCode? { failure(line)?.code }
     #expect(code(#"{"type":"unfield","field":"3"}"#) == .badMessage)
 }
 
-@Test func itemAndWorldCommandsAnswerEveryBadFieldWithItsCode() {
+@Test(.timeLimit(.minutes(3))) func itemAndWorldCommandsAnswerEveryBadFieldWithItsCode() {
     #expect(code(#"{"type":"velocity","body":1}"#) == .badMessage)
     #expect(code(#"{"type":"velocity","vx":1}"#) == .badMessage)
     #expect(code(#"{"type":"velocity","body":1,"vx":"1"}"#) == .badMessage)
@@ -167,7 +167,7 @@ private func code(_ line: String) -> ErrorCode? { failure(line)?.code }
     #expect(code(#"{"type":"set","body":1,"charge":1e999}"#) == .badValue)
 }
 
-@Test func contactAndNoticeMessagesRoundTrip() {
+@Test(.timeLimit(.minutes(3))) func contactAndNoticeMessagesRoundTrip() {
     let messages: [ServerMessage] = [
         .contact(ContactReport(phase: .began, tick: 120, a: 3, partner: .body(7), point: Point(400.5, 599))),
         .contact(ContactReport(phase: .ended, tick: 121, a: 3, partner: .boundary("bounds"), dropped: 12)),
@@ -183,7 +183,7 @@ private func code(_ line: String) -> ErrorCode? { failure(line)?.code }
         == #"{"type":"contact","phase":"began","tick":5,"a":3,"boundary":"ledge","point":{"x":1,"y":2}}"# + "\n")
 }
 
-@Test func sceneWithEveryNewListRoundTrips() {
+@Test(.timeLimit(.minutes(3))) func sceneWithEveryNewListRoundTrips() {
     var scene = SceneInfo(name: "joints", gravity: GravityInfo(dx: 0, dy: 1, magnitude: 1), collisionMode: .everything,
                           bodies: [BodyInfo(id: 1, shape: .rect, width: 10, height: 10, color: "#ffffff", charge: -1.5)])
     var pin = AttachmentInfo(body: 1, toBody: 2, offset: Point(0, 0), toOffset: Point(1, 1), length: 0, frequency: 0, damping: 0)
@@ -205,7 +205,7 @@ private func code(_ line: String) -> ErrorCode? { failure(line)?.code }
     #expect(ServerMessage.decode(ServerMessage.scene(scene).encoded()) == .scene(scene))
 }
 
-@Test func heldSnapshotsSayHeldAndRoundTrip() {
+@Test(.timeLimit(.minutes(3))) func heldSnapshotsSayHeldAndRoundTrip() {
     var snapshot = Snapshot(tick: 10, time: 0.167, paused: false, clients: 1, bodies: [BodyState(id: 1, x: 1, y: 2, angle: 0)])
     snapshot.held = true
     let line = String(decoding: ServerMessage.snapshot(snapshot).encoded(), as: UTF8.self)

@@ -69,7 +69,8 @@ struct SideBySide {
     func comparison() -> (common: [UInt64], differing: [UInt64]) {
         let common = Set(full.keys).intersection(compact.states.keys).sorted()
         let differing = common.filter { tick in
-            SideBySide.poses(full[tick]!) != SideBySide.poses(compact.states[tick]!)
+            guard let a = full[tick], let b = compact.states[tick] else { return true }
+            return SideBySide.poses(a) != SideBySide.poses(b)
         }
         return (common, differing)
     }

@@ -10,8 +10,8 @@ import Glibc
 /// Guarantees: lines of any length are reassembled (scenes and snapshots can exceed 64 KB); a trailing `\r` is
 /// stripped; every wait ends at its timeout even while lines keep streaming in, and returns nil when nothing
 /// came (or the server closed the connection, after which `isClosedByPeer` is true); writes never raise
-/// SIGPIPE; the socket is closed when the object goes away.
-final class LineClient {
+/// SIGPIPE; the socket is closed when the object goes away. Built on `TCPSocket`.
+final class LineClient: PingAnswering {
     private var fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
@@ -27,30 +27,8 @@ final class LineClient {
 
     /// Connects to `127.0.0.1:port`. `receiveBufferBytes` shrinks the kernel receive buffer (set before
     /// connecting, so the window is small from the first byte) to make a client that never reads stall early.
-    init(port: UInt16, receiveBufferBytes: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw EndToEndError("socket() failed: errno \(errno)") }
-        if let size = receiveBufferBytes {
-            var value = size
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard rc == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            fd = -1
-            throw EndToEndError("connect to 127.0.0.1:\(port) failed: errno \(code)")
-        }
+    init(host: String = "127.0.0.1", port: UInt16, receiveBufferBytes: Int32? = nil) throws {
+        fd = try TCPSocket.connect(host: host, port: port, receiveBufferBytes: receiveBufferBytes)
     }
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
@@ -59,15 +37,7 @@ final class LineClient {
 
     /// Sends raw bytes exactly as given (no newline added).
     func sendRaw(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw EndToEndError("send failed: errno \(errno)")
-            }
-            offset += n
-        }
+        try TCPSocket.sendAll(fd, bytes)
     }
 
     /// Sends one line; the newline is added.
@@ -88,11 +58,7 @@ final class LineClient {
         while true {
             if let line = popLine() { return line }
             if isClosedByPeer { return nil }
-            let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, remaining)
-            if ready < 0, errno == EINTR { continue }
-            if ready <= 0 { return nil }
+            guard TCPSocket.waitReadable(fd, timeout: deadline.timeIntervalSinceNow) else { return nil }
             fill()
         }
     }
@@ -171,9 +137,8 @@ final class LineClient {
     /// Aborts the connection: SO_LINGER 0 then close, so the server sees a reset, not an orderly FIN.
     func reset() {
         guard fd >= 0 else { return }
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        close()
+        TCPSocket.resetAndClose(fd)
+        fd = -1
     }
 
     /// Closes the socket (orderly FIN).
@@ -213,5 +178,17 @@ final class LineClient {
         } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
             isClosedByPeer = true
         }
+    }
+}
+
+extension LineClient {
+    func sendMessage(_ text: String) throws { try send(text) }
+
+    func awaitMessage(containing needle: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let line = nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if line.contains(needle) { return true }
+        }
+        return false
     }
 }

@@ -25,7 +25,7 @@ final class SharedCounters: @unchecked Sendable {
 
 /// A raw TCP client socket for load generators: no line parsing, C-speed scanning, a reusable buffer, so a
 /// flood costs the test process little CPU (the server, not the test, must be the thing under load).
-final class RawSocket {
+final class RawSocket: PingAnswering {
     let fd: Int32
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var carry: [UInt8] = []
@@ -33,19 +33,7 @@ final class RawSocket {
     private(set) var receivedBytes = 0
 
     init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw EndToEndError("socket() failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else {
-            Glibc.close(fd)
-            throw EndToEndError("connect failed: errno \(errno)")
-        }
+        fd = try TCPSocket.connect(port: port)
     }
 
     deinit { Glibc.close(fd) }
@@ -110,13 +98,6 @@ final class RawSocket {
             if found[0] > 0 { return true }
         } while Date() < deadline
         return false
-    }
-
-    /// Sends a `ping` with a fresh id and waits for the `pong` that echoes it.
-    func answersPing(timeout: Double) -> Bool {
-        let id = "raw-\(UInt32.random(in: 0...UInt32.max))"
-        guard send(Array(#"{"type":"ping","id":"\#(id)"}"#.utf8) + [0x0A]) else { return false }
-        return waitFor(#""id":"\#(id)""#, timeout: timeout)
     }
 
     /// Non-overlapping occurrences of `needle` in `haystack` (memchr + memcmp: C speed even in debug builds).
@@ -213,4 +194,12 @@ final class Flooder: @unchecked Sendable {
         counters.add("acks", counts[1])
         return true
     }
+}
+
+extension RawSocket {
+    func sendMessage(_ text: String) throws {
+        guard send(Array(text.utf8) + [0x0A]) else { throw EndToEndError("send failed: the connection is gone") }
+    }
+
+    func awaitMessage(containing needle: String, timeout: Double) -> Bool { waitFor(needle, timeout: timeout) }
 }

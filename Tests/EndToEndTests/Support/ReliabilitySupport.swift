@@ -92,15 +92,6 @@ extension ServerProcess {
 
 }
 
-extension LineClient {
-    /// True when a `ping` with a fresh id gets its `pong` within `timeout`: the connection is usable.
-    func answersPing(timeout: Double = 5) -> Bool {
-        let id = MessageID.string("alive-\(UInt32.random(in: 0...UInt32.max))")
-        guard (try? send(ClientMessage(id: id, .ping(t: nil)))) != nil else { return false }
-        guard case .pong? = answer(to: id, timeout: timeout) else { return false }
-        return true
-    }
-}
 
 /// Checks that snapshots keep docs/UIKIT.md's promise: finite numbers, every item inside the world.
 ///

@@ -10,7 +10,7 @@ import Testing
 /// key sent (else throws, with the status line); every wait ends at its timeout; text messages decode as
 /// server messages (`next`), and control frames are kept as they are (`nextFrame`), so a test can see the
 /// server's pongs and Close frame; `sendRaw` sends bytes as given, for frames a broken client would send.
-final class WebSocketClient {
+final class WebSocketClient: PingAnswering {
     let socket: BlockingSocket
     let endpoint: WebSocketEndpoint
     private var queue: [WebSocketEndpoint.Message] = []
@@ -142,13 +142,6 @@ final class WebSocketClient {
         return error
     }
 
-    /// True when a fresh ping gets its pong: the connection is usable.
-    func answersPing(timeout: Double = 5) -> Bool {
-        let id = "alive-\(UInt32.random(in: 0...UInt32.max))"
-        guard case .pong? = try? request(#"{"type":"ping","id":"\#(id)"}"#, id: .string(id), timeout: timeout) else { return false }
-        return true
-    }
-
     /// The server's Close frame status, skipping everything before it; nil if none came in time.
     func closeStatus(timeout: Double = 5) -> UInt16? {
         let deadline = Date().addingTimeInterval(timeout)
@@ -156,5 +149,17 @@ final class WebSocketClient {
             if case .close(let code) = frame { return code }
         }
         return nil
+    }
+}
+
+extension WebSocketClient {
+    func sendMessage(_ text: String) throws { try send(text) }
+
+    func awaitMessage(containing needle: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let frame = nextFrame(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if case .text(let bytes) = frame, String(decoding: bytes, as: UTF8.self).contains(needle) { return true }
+        }
+        return false
     }
 }
