@@ -10,4 +10,4 @@ SWIFT="${SWIFT:-swift}"
 "$SWIFT" build -c release --product dynserver
 "$SWIFT" build --build-tests
 DYN_SOAK=1 DYN_TIMING=1 DYNSERVER_BIN="$PWD/.build/release/dynserver" \
-    "$SWIFT" test --skip-build --filter "ReliabilityChurnTests|ReliabilitySlowClientTests|ReliabilityPhysicsExtremesTests|ReliabilityFloodTests|SlowClientTests|TickRateTests"
+    "$SWIFT" test --skip-build --filter "EdgeSlowClientsTests|EdgeWebSocketCloseTests|ReliabilityChurnTests|ReliabilitySlowClientTests|ReliabilityPhysicsExtremesTests|ReliabilityFloodTests|SlowClientTests|TickRateTests"
