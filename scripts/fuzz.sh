@@ -1,35 +1,63 @@
 #!/usr/bin/env bash
-# make fuzz [SECONDS=N]: builds the libFuzzer target for the wire codec (framing + client decoding +
-# round trips, fuzz/FuzzWire.swift) with AddressSanitizer and runs it for N seconds (default 60).
+# make fuzz [SECONDS=N] [FUZZ_TARGETS="wire http websocket"]: builds the libFuzzer targets with AddressSanitizer
+# and runs each for N seconds (default 60):
+#   wire       framing + client decoding + round trips (fuzz/FuzzWire.swift)
+#   http       the HTTP request path: http-parser and RFC 9112's rules on top, handshake checks (fuzz/FuzzHTTP.swift)
+#   websocket  the WebSocket frame path: a server endpoint on wslay fed a client's bytes (fuzz/FuzzWebSocket.swift)
 #
-# Inputs: fuzz/corpus (the committed seeds, read only). New interesting inputs go to fuzz/corpus-new
-# (git-ignored); crashes, leaks and timeouts are written to fuzz-out/ (git-ignored) and fail the run.
+# Inputs: fuzz/corpus (wire), fuzz/corpus-http, fuzz/corpus-websocket (the committed seeds, read only). New
+# interesting inputs go to fuzz/corpus-new/TARGET (git-ignored); crashes, leaks and timeouts are written to
+# fuzz-out/ (git-ignored) and fail the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECONDS_TO_RUN="${1:-${FUZZ_SECONDS:-60}}"
+TARGETS="${FUZZ_TARGETS:-wire http websocket}"
 OUT=.build-fuzz
-BIN="$OUT/fuzz-wire"
 SWIFTC="${SWIFTC:-swiftc}"
-mkdir -p "$OUT" fuzz/corpus-new fuzz-out
+mkdir -p "$OUT" fuzz-out
 
-# Wire needs no libuv and no other module: compile its sources and the entry into one module. lld avoids
-# gold's "cannot export local symbol __asan_*" warnings.
+# Each target compiles the sources it needs and its entry into one module (no libuv). lld avoids gold's
+# "cannot export local symbol __asan_*" warnings.
 LINKER=()
 if command -v ld.lld >/dev/null 2>&1 || [ -x "$(dirname "$(command -v "$SWIFTC")")/ld.lld" ]; then LINKER=(-use-ld=lld); fi
-echo "fuzz: building $BIN"
-"$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzWire "${LINKER[@]}" \
-    Sources/NetProtocol/Wire/*.swift fuzz/FuzzWire.swift -o "$BIN"
+C_MODULES=(-I Sources/CHTTPParser -I Sources/CWslay -I Sources/CNettle)
 
-echo "fuzz: running for ${SECONDS_TO_RUN}s on fuzz/corpus (+ fuzz/corpus-new)"
-LOG="$OUT/fuzz.log"
-set +e
-"$BIN" -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix=fuzz-out/ fuzz/corpus-new fuzz/corpus 2>&1 | tee "$LOG" | grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|==[0-9]+==|Done|stat::" 
-STATUS=${PIPESTATUS[0]}
-set -e
-if [ "$STATUS" -ne 0 ]; then
-    echo "fuzz: FAILED (exit $STATUS); reproducer in fuzz-out/, full log in $LOG" >&2
-    exit "$STATUS"
-fi
-echo "fuzz: OK, $(grep -E '^stat::number_of_executed_units' "$LOG" | awk '{print $2}') executions in ${SECONDS_TO_RUN}s, corpus $(ls fuzz/corpus-new | wc -l) new inputs"
+build() {
+    local target="$1" bin="$OUT/fuzz-$1"
+    echo "fuzz: building $bin" >&2
+    case "$target" in
+    wire)
+        "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzWire "${LINKER[@]}" \
+            Sources/NetProtocol/Wire/*.swift fuzz/FuzzWire.swift -o "$bin" ;;
+    http)
+        "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzHTTP "${LINKER[@]}" "${C_MODULES[@]}" \
+            Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/WebSocket/WebSocketHandshake.swift fuzz/FuzzHTTP.swift -o "$bin" ;;
+    websocket)
+        "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzWebSocket "${LINKER[@]}" "${C_MODULES[@]}" \
+            Sources/NetProtocol/WebSocket/*.swift Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/UV/SharedBytes.swift \
+            fuzz/FuzzWebSocket.swift -o "$bin" ;;
+    *) echo "fuzz: unknown target $target (wire, http, websocket)" >&2; exit 2 ;;
+    esac
+    echo "$bin"
+}
+
+for target in $TARGETS; do
+    BIN="$(build "$target")"
+    SEEDS=fuzz/corpus
+    [ "$target" = wire ] || SEEDS="fuzz/corpus-$target"
+    NEW="fuzz/corpus-new/$target"
+    mkdir -p "$NEW"
+    echo "fuzz: running $target for ${SECONDS_TO_RUN}s on $SEEDS (+ $NEW)"
+    LOG="$OUT/fuzz-$target.log"
+    set +e
+    "$BIN" -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="fuzz-out/$target-" "$NEW" "$SEEDS" 2>&1 | tee "$LOG" | grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|==[0-9]+==|Done|stat::|Fatal error"
+    STATUS=${PIPESTATUS[0]}
+    set -e
+    if [ "$STATUS" -ne 0 ]; then
+        echo "fuzz: $target FAILED (exit $STATUS); reproducer in fuzz-out/, full log in $LOG" >&2
+        exit "$STATUS"
+    fi
+    echo "fuzz: $target OK, $(grep -E '^stat::number_of_executed_units' "$LOG" | awk '{print $2}') executions in ${SECONDS_TO_RUN}s, $(ls "$NEW" | wc -l) new inputs"
+done

@@ -126,6 +126,8 @@ final class HTTPFrontEnd {
     }
 
     private func route(_ head: HTTPRequestHead, _ request: PendingRequest, leftover: UnsafeRawBufferPointer) {
+        // Complete: no longer pending (a scrape of /metrics does not count itself in dyn_http_pending).
+        pending.remove(request)
         let path = head.path
         if path == "/ws" {
             if let room = head.queryRoom, !RoomName.isValid(room) {

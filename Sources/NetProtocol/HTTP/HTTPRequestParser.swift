@@ -54,9 +54,12 @@ public struct HTTPRequestHead: Sendable {
 /// One HTTP/1.x request read with Node's http-parser (libhttp-parser), incrementally, as bytes arrive.
 ///
 /// Guarantees: never reads past the end of the first request (for an upgrade, `consumed` is where the new
-/// protocol's bytes begin); a head (request line and headers) longer than `maxHeadBytes` fails with 431, a
-/// body longer than `maxBodyBytes` with 413, a method http-parser does not know with 501, anything else it
-/// rejects with 400; after the first outcome other than `.needMore`, further input is ignored.
+/// protocol's bytes begin); a head whose target, header names and values add up to more than `maxHeadBytes`
+/// fails with 431 (counted on what the head says, so the verdict does not depend on how the bytes were split;
+/// http-parser itself stops any head at 80 KiB, also with 431), a body longer than `maxBodyBytes` with 413,
+/// a method http-parser does not know with 501, anything else it rejects with 400; after the first outcome
+/// other than `.needMore`, further input is ignored. A request both too long and malformed gets whichever of
+/// 431 and 400 is noticed first.
 ///
 /// On top of http-parser's callbacks, where it is more lenient than RFC 9112, it also rejects: whitespace
 /// between a header name and its colon (section 5.1: 400), an HTTP/1.1 request without `Host` or with more
@@ -78,7 +81,6 @@ public final class HTTPRequestParser {
     private var field: [UInt8] = []
     private var value: [UInt8] = []
     private var lastWasValue = false
-    private var headBytes = 0
     private var headPartBytes = 0
     private var bodyBytes = 0
     private var headersComplete = false
@@ -87,6 +89,8 @@ public final class HTTPRequestParser {
     private var finished = false
     /// The first bytes of the request, to tell an unknown method (501) from garbage (400).
     private var start: [UInt8] = []
+    /// http-parser refused the method; the verdict waits for the rest of the request line.
+    private var methodUnknown = false
     private static let startBytes = 256
 
     public init(maxHeadBytes: Int = 8192, maxBodyBytes: Int = 4096) {
@@ -148,10 +152,8 @@ public final class HTTPRequestParser {
     /// Feeds the next bytes received; returns what is known so far.
     public func feed(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         guard !finished else { return .needMore }
-        if !headersComplete {
-            headBytes += bytes.count
-        }
         if start.count < Self.startBytes { start += bytes.prefix(Self.startBytes - start.count) }
+        if methodUnknown { return judgeUnknownMethod() }
         let parsed = http_parser_execute(parser, settings, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
         if let failure { return finish(.failed(status: failure.status, reason: failure.reason)) }
         if messageComplete || (headersComplete && parser.pointee.upgrade == 1) {
@@ -164,13 +166,30 @@ public final class HTTPRequestParser {
         }
         let errno = http_errno(rawValue: parser.pointee.http_errno)
         if errno != HPE_OK {
-            let status = errno == HPE_HEADER_OVERFLOW ? 431 : errno == HPE_INVALID_METHOD && Self.onlyTheMethodIsUnknown(start) ? 501 : 400
+            if errno == HPE_INVALID_METHOD {
+                methodUnknown = true
+                return judgeUnknownMethod()
+            }
+            let status = errno == HPE_HEADER_OVERFLOW ? 431 : 400
             return finish(.failed(status: status, reason: "malformed request (\(String(cString: http_errno_name(errno))))"))
         }
-        if !headersComplete, headBytes > maxHeadBytes {
-            return finish(.failed(status: 431, reason: "request head longer than \(maxHeadBytes) bytes"))
-        }
         return .needMore
+    }
+
+    /// After http-parser refused the method: 501 when the request line (once whole, or its first
+    /// `startBytes`) is an HTTP request line with an unknown method, else 400. Judged on the whole line, so
+    /// the verdict does not depend on how the bytes were split; early only when no later byte can change it.
+    private func judgeUnknownMethod() -> Outcome {
+        let space = start.firstIndex(of: UInt8(ascii: " ")) ?? start.endIndex
+        if !start[..<space].allSatisfy(Self.isTokenCharacter) {
+            return finish(.failed(status: 400, reason: "malformed request (not an HTTP request line)"))
+        }
+        guard start.contains(UInt8(ascii: "\n")) || start.count >= Self.startBytes else { return .needMore }
+        if Self.onlyTheMethodIsUnknown(start) {
+            let method = String(decoding: start[..<space].prefix(32), as: UTF8.self)
+            return finish(.failed(status: 501, reason: "method \(method) is not implemented: only GET and HEAD are served"))
+        }
+        return finish(.failed(status: 400, reason: "malformed request (HPE_INVALID_METHOD)"))
     }
 
     /// True when `start` is a request line whose method http-parser does not know but which it would
@@ -178,7 +197,10 @@ public final class HTTPRequestParser {
     private static func onlyTheMethodIsUnknown(_ start: [UInt8]) -> Bool {
         guard let space = start.firstIndex(of: UInt8(ascii: " ")), space > 0,
               start[..<space].allSatisfy(isTokenCharacter) else { return false }
-        let probe = Array("GET".utf8) + start[space...]
+        // The request line only (through its LF): what follows it may not have arrived yet.
+        let lineEnd = start.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? start.endIndex
+        guard space < lineEnd else { return false }
+        let probe = Array("GET".utf8) + start[space..<lineEnd]
         let parser = UnsafeMutablePointer<http_parser>.allocate(capacity: 1)
         defer { parser.deallocate() }
         parser.initialize(to: http_parser())

@@ -7,8 +7,9 @@ import Glibc
 /// two peers, 127.0.0.1 and 127.0.0.2), and reads that tell an orderly end (FIN) from a reset.
 ///
 /// Guarantees: every wait ends at its deadline; sends never raise SIGPIPE; `EdgeSocket` closes its
-/// descriptor when it goes away.
-final class EdgeSocket {
+/// descriptor when it goes away. One thread may send while another reads (each direction of a socket is
+/// its own stream in the kernel), hence `@unchecked Sendable`; `close` must come after both are done.
+final class EdgeSocket: @unchecked Sendable {
     enum Ending: Equatable { case fin, reset, timeout }
 
     private(set) var fd: Int32

@@ -1,0 +1,111 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// The HTTP port under a crowd of slow connections (docs/PROTOCOL.md, HTTP: the pending-request pool):
+    /// the crowd can only delay itself — fresh page loads, `/healthz` and WebSocket upgrades are answered
+    /// while it trickles, the oldest incomplete requests are evicted, the eviction is logged, and
+    /// `dyn_http_pending` shows the pool.
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct EdgeSlowClientsTests {
+        /// A fresh `GET path` from `source`: its status (nil when unanswered) and how long the answer took.
+        static func fresh(_ path: String, port: UInt16, from source: String) -> (status: Int?, seconds: Double) {
+            let start = Date()
+            let reply = try? EdgeSocket.exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: fresh\r\n\r\n", from: source, timeout: 10)
+            return (reply?.reply?.status, Date().timeIntervalSince(start))
+        }
+
+        @Test func aCrowdOf1100SlowConnectionsLocksNobodyOut() throws {
+            Reliability.raiseFileLimit(to: 8192)
+            let server = try ServerProcess(["--scene", "push"])
+            let http = try #require(server.httpPort)
+            let crowdSize = Reliability.count("DYN_EDGE_CROWD", quick: 1_100, soak: 1_100)
+            let crowd = SlowCrowd(port: http, size: crowdSize, reconnect: false)
+            crowd.start()
+            defer { crowd.stop() }
+
+            let during = try MetricsScrape.fetch(port: http)
+            let pending = during.value("dyn_http_pending")
+            #expect(pending >= 64 && pending <= 1024, "the crowd holds at most its peer's share: \(pending) pending")
+            #expect(during.value("dyn_http_evictions_total") >= Double(crowdSize - 1024 / 8 - 50),
+                    "the crowd's oldest requests made room: \(during.value("dyn_http_evictions_total")) evicted")
+
+            var answered = 0, asked = 0
+            for round in 0..<10 {
+                for (path, source) in [("/healthz", "127.0.0.1"), ("/healthz", "127.0.0.2"), ("/", round.isMultiple(of: 2) ? "127.0.0.1" : "127.0.0.2")] {
+                    asked += 1
+                    if Self.fresh(path, port: http, from: source).status == 200 { answered += 1 }
+                }
+            }
+            #expect(answered == asked, "\(answered) of \(asked) fresh requests answered during the crowd")
+            let web = try WebSocketClient(port: http)
+            #expect(web.join().snapshot != nil, "a WebSocket upgrade works during the crowd")
+            #expect(server.stderr.contains("evicted"), "the eviction is logged")
+            #expect(crowd.closedByServer >= crowdSize - 1024 / 8 - 50, "\(crowd.closedByServer) crowd connections closed")
+
+            crowd.stop()
+            var after = try MetricsScrape.fetch(port: http)
+            let deadline = Date().addingTimeInterval(15)
+            while after.value("dyn_http_pending") > 0, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.1) // polling a gauge, with a deadline
+                after = try MetricsScrape.fetch(port: http)
+            }
+            #expect(after.value("dyn_http_pending") == 0, "the gauge falls back once the crowd is gone")
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func aRequestNotCompleteInTimeIsClosed() throws {
+            let server = try ServerProcess(["--scene", "push"])
+            let http = try #require(server.httpPort)
+            let slow = try EdgeSocket(port: http)
+            try slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            let (bytes, ending) = slow.readToEnd(timeout: 20)
+            #expect(ending == .fin, "the server ends the stalled request (\(ending))")
+            #expect(bytes.isEmpty)
+            #expect(try MetricsScrape.fetch(port: http).value("dyn_http_timeouts_total") == 1)
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func freshClientsAreAnsweredPromptlyWhileTheCrowdKeepsReconnecting() throws {
+            Reliability.raiseFileLimit(to: 8192)
+            let server = try ServerProcess(["--scene", "push"])
+            let http = try #require(server.httpPort)
+            let crowd = SlowCrowd(port: http, size: Reliability.count("DYN_EDGE_CROWD", quick: 1_100, soak: 1_100), reconnect: true)
+            crowd.start()
+            defer { crowd.stop() }
+            let seconds = Reliability.seconds("DYN_EDGE_CROWD_SECONDS", quick: 3, soak: 25)
+            // Fresh requests alternate between the crowd's own address and another peer's.
+            var latencies: [String: [Double]] = ["127.0.0.1": [], "127.0.0.2": []]
+            var unanswered: [String: Int] = ["127.0.0.1": 0, "127.0.0.2": 0]
+            let end = Date().addingTimeInterval(seconds)
+            var round = 0
+            while Date() < end {
+                round += 1
+                let path = round.isMultiple(of: 4) || round % 4 == 1 ? "/" : "/healthz"
+                let source = round.isMultiple(of: 2) ? "127.0.0.1" : "127.0.0.2"
+                let (status, took) = Self.fresh(path, port: http, from: source)
+                if status == 200 { latencies[source, default: []].append(took) } else { unanswered[source, default: 0] += 1 }
+            }
+            for source in ["127.0.0.1", "127.0.0.2"] {
+                let answered = latencies[source] ?? []
+                let total = answered.count + (unanswered[source] ?? 0)
+                let prompt = answered.filter { $0 < 1 }.count
+                print("slow crowd (reconnecting, \(crowd.closedByServer) crowd connections closed): from \(source), \(prompt) of \(total) fresh requests answered within 1 s, \(unanswered[source] ?? 0) unanswered")
+                #expect(total > 0)
+                if source == "127.0.0.2" {
+                    #expect(unanswered[source] == 0, "another peer's requests are never evicted by the crowd")
+                } else {
+                    // The crowd's own address shares its 128 places with the crowd: a fresh request there can be
+                    // evicted when 128 crowd reconnections are accepted before its bytes are read.
+                    #expect(Double(answered.count) >= 0.9 * Double(total), "\(answered.count) of \(total) answered from the crowd's address")
+                }
+                if Reliability.measuresTiming {
+                    #expect(Double(prompt) >= 0.95 * Double(total), "from \(source): \(prompt) of \(total) within 1 s")
+                }
+            }
+            #expect(crowd.closedByServer > 0, "the crowd was evicted and came back")
+            withExtendedLifetime(server) {}
+        }
+    }
+}
