@@ -49,7 +49,6 @@ function connect() {
     pending.clear();
     // Compact frames: positions only, deltas against what this connection received (docs/PROTOCOL.md).
     const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots: "compact", contacts: el("contacts").checked } };
-    if (dyn.room !== "main") hello.room = dyn.room;
     send(hello);
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ type: "ping", t: performance.now() }), 2000);
@@ -122,7 +121,9 @@ function applyScene(m) {
   if (dyn.selected != null && !dyn.bodies.has(dyn.selected)) select(null);
   else renderProps();
   // Poses are kept: items the scene no longer lists are not drawn, and the keyframe after a scene replaces
-  // them (clearing them here would blink every item on each anchor move, which sends a scene).
+  // them (clearing them here would blink every item on each anchor move, which sends a scene). A room that
+  // was just joined counts its ids anew, so what was drawn of the old room goes.
+  if (dyn.joining) { dyn.joining = false; history.length = 0; framePoses = new Map(); }
 }
 
 function gravityName(g) {

@@ -43,6 +43,7 @@ el("placeField").addEventListener("click", () => {
   if (fieldArmed()) { disarmField(); return; }
   el("placeField").classList.add("armed"); el("placeField").textContent = "tap the world…";
 });
+el("fit").addEventListener("click", fitWorld);
 el("contacts").addEventListener("change", e => command({ type: "subscribe", contacts: e.target.checked }, "contacts"));
 
 // ---- the property panel: one input per item property; a change sends `set` -----------------------------
@@ -110,7 +111,7 @@ function showRooms(rooms) {
 }
 function joinRoom(name) {
   if (!ROOM_NAME.test(name)) { showError("a room name is 1 to 64 letters, digits, - _ or ., starting with a letter or digit"); return; }
-  command({ type: "join", room: name }, "join " + name);
+  if (command({ type: "join", room: name }, "join " + name)) dyn.joining = true;
 }
 function joined(name) {
   setRoom(name);
@@ -126,8 +127,11 @@ el("roomForm").addEventListener("submit", e => { e.preventDefault(); joinRoom(el
 
 setRoom(dyn.room);
 renderProps();
-// The panel starts open where there is room for it beside the world.
-el("propsBox").open = window.matchMedia("(min-width: 721px)").matches;
+// The tools and the panel start open where there is room for them beside the world; on a phone they are
+// one tap away and the world keeps the screen.
+const wide = window.matchMedia("(min-width: 721px)").matches;
+el("toolsBox").open = wide; el("propsBox").open = wide;
+for (const box of [el("toolsBox"), el("propsBox")]) box.addEventListener("toggle", resize);
 resize();
 connect();
 requestAnimationFrame(draw);

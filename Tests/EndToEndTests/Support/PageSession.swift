@@ -96,6 +96,19 @@ final class PageSession {
         try browser.call("Input.dispatchTouchEvent", ["type": "touchEnd", "touchPoints": [[String: Any]]()])
     }
 
+    /// Two fingers at `center`, `from` points apart, spread to `to` points apart in `steps` moves, lifted.
+    func pinch(center: (x: Double, y: Double), from: Double, to: Double, steps: Int = 8) throws {
+        func points(_ spread: Double) -> [[String: Any]] {
+            [["x": center.x - spread / 2, "y": center.y, "id": 0], ["x": center.x + spread / 2, "y": center.y, "id": 1]]
+        }
+        try browser.call("Input.dispatchTouchEvent", ["type": "touchStart", "touchPoints": points(from)])
+        for step in 1...steps {
+            try browser.call("Input.dispatchTouchEvent", ["type": "touchMove", "touchPoints": points(from + (to - from) * Double(step) / Double(steps))])
+            usleep(16_000)
+        }
+        try browser.call("Input.dispatchTouchEvent", ["type": "touchEnd", "touchPoints": [[String: Any]]()])
+    }
+
     /// A key press as a keyboard makes it (keyDown with its text, then keyUp).
     func key(_ key: String, code: String, keyCode: Int, text: String? = nil) throws {
         var down: [String: Any] = ["type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": keyCode]
