@@ -64,7 +64,10 @@ enum SceneRenderer {
             dim(rows: 0..<layout.worldRows, of: &frame)
             drawBanner(banner, rows: layout.worldRows, into: &frame)
         }
-        drawInfoRows(caption: world.scene?.caption, feedback: options.feedback, layout: layout, into: &frame)
+        // Under the help overlay the info rows would show at its edges; the help has the caption itself.
+        if !interaction.showHelp {
+            drawInfoRows(caption: world.scene?.caption, feedback: options.feedback, layout: layout, into: &frame)
+        }
         drawOverlays(world: world, interaction: interaction, above: layout.infoTop, into: &frame)
         MessageBar.draw(interaction: interaction, feedback: options.feedback, nowMs: options.nowMs, row: layout.messageRow, into: &frame)
         frame.put(StatusLine.text(status, width: columns), column: 0, row: layout.statusRow, style: statusStyle)
