@@ -30,6 +30,18 @@ extension EndToEnd {
             try page.screenshot("page-anchor-moved")
         }
 
+        @Test func draggingAFieldsHandleMovesTheFieldAnObserverSees() throws {
+            let page = try PageSession(["--scene", "fields"])
+            let vortex = try #require(page.scene?.fields.first { $0.kind == .vortex })
+            try page.drag(from: try page.screen(vortex.x, vortex.y), to: try page.screen(vortex.x - 60, vortex.y + 80))
+            let moved = page.observer.waitFor(timeout: 10) { message in
+                guard case let .scene(scene) = message, let f = scene.fields.first(where: { $0.id == vortex.id }) else { return false }
+                return abs(f.x - (vortex.x - 60)) < 3 && abs(f.y - (vortex.y + 80)) < 3
+            }
+            #expect(moved != nil, "the observer sees the vortex at the release point")
+            #expect(page.text("document.getElementById('error').textContent").isEmpty)
+        }
+
         @Test func pressingEmptySpaceAndMovingSendsNoDragAndShowsNoError() throws {
             let page = try PageSession(["--scene", "push"])
             let sentBefore = try #require(try page.evaluate("dyn.sent") as? Int)

@@ -14,6 +14,7 @@ function resize() {
   canvas.width = Math.round(viewW * dpr); canvas.height = Math.round(viewH * dpr);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   place();
+  paint();
 }
 /// Scale and offsets from the zoom and pan: centred along an axis where the world is smaller than the
 /// canvas, else kept covering it.
@@ -92,7 +93,11 @@ function shapePath(b) {
   else ctx.rect(-b.width / 2, -b.height / 2, b.width, b.height);
 }
 
-function draw() {
+/// One frame of the display loop.
+function draw() { paint(); requestAnimationFrame(draw); }
+
+/// Draws the world as it is now (also right after a resize, which clears the canvas).
+function paint() {
   dyn.frames++;
   const now = performance.now();
   ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.fillStyle = "#14161a"; ctx.fillRect(0, 0, canvas.width, canvas.height); ctx.restore();
@@ -173,7 +178,6 @@ function draw() {
   ctx.fillStyle = "#ff8700";
   for (const f of dyn.flashes) { ctx.beginPath(); ctx.arc(f.x, f.y, 4 / scale, 0, 2 * Math.PI); ctx.fill(); }
   ctx.restore();
-  requestAnimationFrame(draw);
 }
 """#
 }
