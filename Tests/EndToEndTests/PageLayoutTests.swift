@@ -100,6 +100,14 @@ extension EndToEnd {
             #expect(page.text("document.getElementById('error').textContent") == "")
         }
 
+        @Test func aTokenInThePagesAddressLetsItIntoATokenServer() throws {
+            let server = try ServerProcess(["--scene", "push", "--token", "s3cret"])
+            let page = try PageSession(server: server, path: "/?token=s3cret", token: "s3cret")
+            #expect(page.text("dyn.state") == "open")
+            #expect(try page.evaluate("dyn.bodies.size") as? Int == 1, "let in: the page has the scene")
+            #expect(page.text("document.getElementById('error').textContent") == "")
+        }
+
         @Test func aLostServerDimsTheWorldUnderABannerAndItsReturnClearsThem() throws {
             let server = try FixedPortServer.start(["--scene", "push"])
             let ports = (tcp: server.port, http: server.httpPort)

@@ -20,12 +20,20 @@ final class PageSession {
     var scene: SceneInfo?
     var snapshot: Snapshot?
 
-    init(server: ServerProcess, width: Int = 1280, height: Int = 800, path: String = "/") throws {
+    /// `token`: the server's `--token`, which the observer's hello carries (the page's own comes in `path`).
+    init(server: ServerProcess, width: Int = 1280, height: Int = 800, path: String = "/", token: String? = nil) throws {
         self.server = server
         observer = try server.connect()
-        let joined = observer.join()
-        scene = joined.scene
-        snapshot = joined.snapshot
+        if let token {
+            _ = observer.next()
+            #expect(try observer.ack(.hello(name: "observer", token: token, protocolVersion: 1), id: 9001) != nil)
+            scene = observer.nextScene()
+            snapshot = observer.nextSnapshot()
+        } else {
+            let joined = observer.join()
+            scene = joined.scene
+            snapshot = joined.snapshot
+        }
         let http = try #require(server.httpPort)
         browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(http)\(path)",
                                        width: width, height: height)
