@@ -10,7 +10,6 @@ enum PageHTML {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no, viewport-fit=cover">
         <title>dyn</title>
-        <link rel="icon" href="/favicon.ico">
         <style>
         \(style)
         </style>
