@@ -156,7 +156,13 @@ document.addEventListener("keydown", e => {
   if (key === "p") { toggleHold(); return; }
   if (key === ".") { if (dyn.held) command({ type: "step", ticks: 1 }, "step"); return; }
   if (key === "c") { const order = ["everything", "items", "boundaries"]; const next = order[(order.indexOf(el("collision").value) + 1) % 3]; el("collision").value = next; setCollision(next); return; }
-  if (key === "g") { const order = ["down", "left", "up", "right"]; const i = order.indexOf(el("gravity").value); const next = order[(i + 1) % 4]; el("gravity").value = next; setGravity(next); return; }
+  if (key === "g") {
+    // As the terminal's g: a quarter turn clockwise from where gravity points, at least magnitude 1.
+    const g = (dyn.scene && dyn.scene.gravity) || { dx: 0, dy: 1, magnitude: 0 };
+    const a = (g.dx || g.dy ? Math.atan2(g.dy, g.dx) : Math.PI / 2) + Math.PI / 2;
+    command({ type: "gravity", angle: a > Math.PI ? a - 2 * Math.PI : a, magnitude: g.magnitude > 0 ? g.magnitude : 1 }, "gravity");
+    return;
+  }
   if (key === "n") { spawn("rect"); return; }
   if (key === "z") { fitWorld(); return; }
   if (/^[0-9]$/.test(key)) { const i = key === "0" ? 9 : Number(key) - 1; if (SCENES[i]) command({ type: "scene", name: SCENES[i] }, "scene"); return; }
