@@ -64,6 +64,7 @@ extension EndToEnd {
             try page.touch(x: tools.x, y: tools.y)
             #expect(Reliability.eventually(timeout: 5) { (try? page.evaluate("document.getElementById('toolsBox').open")) as? Bool == true })
             #expect(try overflow(page, width: 390) == [], "the open tools fit the screen")
+            try page.screenshot("page-390x844-tools")
             let fit = try page.center("#fit")
             try page.touch(x: fit.x, y: fit.y)
             #expect(Reliability.eventually(timeout: 5) { (try? page.evaluate("dyn.view.zoom")) as? Int == 1 })

@@ -7,7 +7,7 @@ enum PageStyle {
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
 html, body { margin: 0; height: 100%; background: #14161a; color: #d8dde6; font: 13px/1.4 system-ui, sans-serif; }
-body { display: flex; flex-direction: column; height: 100vh; height: 100dvh; overflow: hidden; }
+body { -webkit-tap-highlight-color: transparent; display: flex; flex-direction: column; height: 100vh; height: 100dvh; overflow: hidden; }
 button, select, input { font: inherit; color: #d8dde6; background: #2a2e36; border: 1px solid #3a3f49; border-radius: 4px; padding: 2px 8px; min-height: 26px; }
 input[type=checkbox] { min-height: 0; width: 18px; height: 18px; padding: 0; accent-color: #6fcf7f; justify-self: start; }
 button:disabled { opacity: 0.45; }
