@@ -149,8 +149,6 @@ final class InteractiveApp {
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
             status.scene = scene.name
-            status.gravity = scene.gravity
-            status.collision = scene.collisionMode
         case .snapshot, .frame:
             guard let snapshot = feed.snapshot(from: message) else {
                 if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(CompactFeed.keyframeRequest).encoded()) }

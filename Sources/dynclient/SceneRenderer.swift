@@ -22,9 +22,9 @@ struct RenderOptions: Sendable {
 /// items are outlines (anchored ones filled) and the selection is filled and in reverse video, so it shows
 /// without colour; this client's own drag is drawn from the local pointer (no round trip), other clients'
 /// drags from the snapshot, labelled with their names; a tap's ring and the item it pushed are marked while
-/// `feedback` has them; the scene's caption and other people's notices have their own rows between the world
-/// and the message bar (`ScreenLayout`), never over the world; with a banner the world is dimmed and the
-/// banner centred on it; a terminal smaller than 20 x 6 shows only a note that it is too small.
+/// `feedback` has them; gravity, the collision mode, the scene's caption and other people's notices have
+/// their own rows between the world and the message bar (`ScreenLayout`), never over the world; with a
+/// banner the world is dimmed and the banner centred on it; a terminal smaller than 20 x 6 shows only a note that it is too small.
 enum SceneRenderer {
     static let minimumColumns = 20
     static let minimumRows = 6
@@ -64,7 +64,10 @@ enum SceneRenderer {
             dim(rows: 0..<layout.worldRows, of: &frame)
             drawBanner(banner, rows: layout.worldRows, into: &frame)
         }
-        drawInfoRows(caption: world.scene?.caption, feedback: options.feedback, layout: layout, into: &frame)
+        // Under the help overlay the info rows would show at its edges; the help has the caption itself.
+        if !interaction.showHelp {
+            drawInfoRows(scene: world.scene, feedback: options.feedback, layout: layout, into: &frame)
+        }
         drawOverlays(world: world, interaction: interaction, above: layout.infoTop, into: &frame)
         MessageBar.draw(interaction: interaction, feedback: options.feedback, nowMs: options.nowMs, row: layout.messageRow, into: &frame)
         frame.put(StatusLine.text(status, width: columns), column: 0, row: layout.statusRow, style: statusStyle)
@@ -301,12 +304,14 @@ enum SceneRenderer {
         }
     }
 
-    /// The caption and the notices, in their own rows under the world (`ScreenLayout`).
-    private static func drawInfoRows(caption: String?, feedback: Feedback, layout: ScreenLayout, into frame: inout ScreenFrame) {
-        let lines = InfoRows.lines(caption: caption, notices: feedback.notices.map(\.text), rows: layout.infoRows,
-                                   columns: frame.columns)
+    /// The world's settings, the caption and the notices, in their own rows under the world (`ScreenLayout`).
+    private static func drawInfoRows(scene: SceneInfo?, feedback: Feedback, layout: ScreenLayout, into frame: inout ScreenFrame) {
+        let lines = InfoRows.lines(settings: scene.map(StatusLine.settings), caption: scene?.caption,
+                                   notices: feedback.notices.map(\.text), rows: layout.infoRows, columns: frame.columns)
         for (index, line) in lines.enumerated() {
-            frame.put(line.text, column: 0, row: layout.infoTop + index, style: CellStyle(bold: line.notice))
+            let row = layout.infoTop + index
+            frame.put(line.text, column: 0, row: row, style: CellStyle(bold: line.notice))
+            for column in 0..<min(line.settings, frame.columns) { frame[column, row].style.bold = true }
         }
     }
 

@@ -1,5 +1,5 @@
-/// How the terminal's rows are shared: the world on top, then the info rows (the scene's caption and other
-/// people's notices), the message bar and the status line at the bottom.
+/// How the terminal's rows are shared: the world on top, then the info rows (gravity and the collision mode,
+/// the scene's caption, other people's notices), the message bar and the status line at the bottom.
 ///
 /// Guarantees: the world's rows depend on the terminal's size alone, so nothing shown in the info rows, the
 /// message bar or the status line ever moves or covers the world; a terminal under `minimumRowsForInfo`
@@ -19,23 +19,33 @@ struct ScreenLayout: Equatable, Sendable {
     init(rows: Int) { self.rows = rows }
 }
 
-/// The info rows: other people's notices (newest at the bottom), and above them, in the rows they leave,
-/// the scene's caption, word-wrapped (its end cut with `~` when it does not fit).
+/// The info rows: the world's settings (gravity and the collision mode) at the start of the first, the
+/// scene's caption after them, word-wrapped into the rows left (its end cut with `~` when it does not fit),
+/// and other people's notices, newest at the bottom, in every row but the first.
 enum InfoRows {
-    static func lines(caption: String?, notices: [String], rows: Int, columns: Int) -> [(text: String, notice: Bool)] {
+    struct Line: Equatable, Sendable {
+        var text: String
+        var notice = false
+        /// How many leading characters are the settings (drawn bold).
+        var settings = 0
+    }
+
+    static func lines(settings: String?, caption: String?, notices: [String], rows: Int, columns: Int) -> [Line] {
         guard rows > 0, columns > 0 else { return [] }
-        let shownNotices = notices.suffix(rows).map { (text: String(("> " + $0).prefix(columns)), notice: true) }
-        let captionRows = rows - shownNotices.count
-        var captionLines: [String] = []
-        if captionRows > 0, let caption {
-            let wrapped = wrap(caption, width: columns)
-            captionLines = Array(wrapped.prefix(captionRows))
-            if wrapped.count > captionRows, var last = captionLines.popLast() {
-                if last.count >= columns { last = String(last.prefix(columns - 1)) }
-                captionLines.append(last + "~")
-            }
+        let shownNotices = notices.suffix(rows - 1).map { Line(text: String(("> " + $0).prefix(columns)), notice: true) }
+        let textRows = rows - shownNotices.count
+        let lead = settings.map { $0 + (caption == nil ? "" : " |") } ?? ""
+        let text = [lead, caption ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+        var wrapped = wrap(text, width: columns)
+        if wrapped.count > textRows {
+            wrapped = Array(wrapped.prefix(textRows))
+            var last = wrapped.removeLast()
+            if last.count >= columns { last = String(last.prefix(columns - 1)) }
+            wrapped.append(last + "~")
         }
-        return captionLines.map { (text: $0, notice: false) } + shownNotices
+        var result = wrapped.map { Line(text: $0) }
+        if !result.isEmpty, let settings { result[0].settings = min(settings.count, result[0].text.count) }
+        return result + shownNotices
     }
 
     /// Words into lines of at most `width` characters (a word longer than a line is cut).

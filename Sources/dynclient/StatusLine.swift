@@ -30,8 +30,6 @@ struct StatusInfo: Equatable, Sendable {
     var tick: UInt64?
     /// While at rest: the tick the world came to rest at (the server's tick keeps counting keep-alives).
     var restTick: UInt64?
-    var gravity: GravityInfo?
-    var collision: CollisionModeName?
     var clients = 0
     var items = 0
     /// The selection, already described (`#3 rect 100x100 e0.5`).
@@ -51,8 +49,7 @@ struct StatusInfo: Equatable, Sendable {
 /// `unauthorized: give --token`), then, in this order of importance, the room (when known), the scene name,
 /// `read-only: admin token needed` once the server refused a structural command, `running` / `at rest` /
 /// `held`, the tick (`tick 1234`, or `at rest since tick 1200`, which stands still as the words say),
-/// gravity (`gravity 1 down`, `gravity off`, `gravity 0.5 at 45deg`), the collision mode (`collide
-/// everything`), clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
+/// clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
 /// width is short the least important fields go first, so at 80 columns the state and the scene always
 /// show; the result is exactly `width` characters (cut or padded with spaces).
 enum StatusLine {
@@ -74,8 +71,6 @@ enum StatusLine {
             case .atRest: fields.append("at rest since tick \(info.restTick.map(String.init) ?? tick)")
             case .held: fields += ["held", "tick \(tick)"]
             }
-            if let gravity = info.gravity { fields.append(describe(gravity)) }
-            if let mode = info.collision { fields.append("collide \(mode.rawValue)") }
             fields.append("\(info.clients) client\(info.clients == 1 ? "" : "s")")
         } else if case let .reconnecting(_, attempt, reason) = info.connection {
             fields.append(reason)
@@ -101,6 +96,11 @@ enum StatusLine {
             }
         }
         return fit(line, width: width)
+    }
+
+    /// The world's settings as the first info row starts them: `gravity 1 down | collide everything`.
+    static func settings(_ scene: SceneInfo) -> String {
+        "\(describe(scene.gravity)) | collide \(scene.collisionMode.rawValue)"
     }
 
     /// Gravity in words: `gravity off`, `gravity 1 down` (up, left, right), else `gravity 0.5 at 45deg`

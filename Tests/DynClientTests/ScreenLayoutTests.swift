@@ -10,15 +10,18 @@ import Testing
         #expect(ScreenLayout(rows: 10).worldRows == 8 && ScreenLayout(rows: 10).infoRows == 0)
     }
 
-    @Test func noticesTakeTheBottomInfoRowsAndTheCaptionTheRest() {
-        let caption = "A square snapped to the centre with damping 0.5: it springs in and settles with angle 0."
-        let alone = InfoRows.lines(caption: caption, notices: [], rows: 2, columns: 40)
-        #expect(alone.map(\.text) == ["A square snapped to the centre with", "damping 0.5: it springs in and settles~"])
-        let withNotice = InfoRows.lines(caption: caption, notices: ["bob loaded snap"], rows: 2, columns: 40)
-        #expect(withNotice.map(\.text) == ["A square snapped to the centre with~", "> bob loaded snap"])
+    @Test func settingsLeadTheFirstRowNoticesTakeTheOthersAndTheCaptionFillsTheRest() {
+        let caption = "A square snapped to the centre with damping 0.5: it springs in."
+        let alone = InfoRows.lines(settings: "gravity off | collide everything", caption: caption, notices: [], rows: 2, columns: 40)
+        #expect(alone.map(\.text) == ["gravity off | collide everything | A", "square snapped to the centre with~"])
+        #expect(alone[0].settings == 32 && alone[1].settings == 0)
+        let withNotice = InfoRows.lines(settings: "gravity off | collide everything", caption: caption, notices: ["bob loaded snap"],
+                                        rows: 2, columns: 40)
+        #expect(withNotice.map(\.text) == ["gravity off | collide everything | A~", "> bob loaded snap"])
         #expect(withNotice.map(\.notice) == [false, true])
-        let busy = InfoRows.lines(caption: caption, notices: ["a", "b", "c"], rows: 2, columns: 40)
-        #expect(busy.map(\.text) == ["> b", "> c"])
+        // However many notices, the first row keeps the settings.
+        let busy = InfoRows.lines(settings: "gravity 1 down | collide items", caption: nil, notices: ["a", "b", "c"], rows: 2, columns: 40)
+        #expect(busy.map(\.text) == ["gravity 1 down | collide items", "> c"])
     }
 
     @Test func gravityIsSaidInWords() {

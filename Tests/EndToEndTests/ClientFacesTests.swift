@@ -4,7 +4,7 @@ import Testing
 
 extension EndToEnd {
     /// What the terminal client shows a new user, on a real PTY against a real server: notices and the scene's
-    /// caption in rows of their own (never over the world), gravity and the collision mode in the status line,
+    /// caption in rows of their own (never over the world), gravity and the collision mode at their start,
     /// one wording for a world at rest (whose tick stands still as the words say), the page's URL in `?`, and a
     /// server's goodbye cleared once it is back.
     @Suite(.serialized, .timeLimit(.minutes(1)))
@@ -24,31 +24,30 @@ extension EndToEnd {
             #expect(try session.control.ack(.hello(name: "bob", token: nil, protocolVersion: 1), id: 1) != nil)
             // A structural command that draws nothing new while held: a notice for everyone else.
             #expect(try session.control.ack(.collision(mode: .items), id: 2) != nil)
-            let shown = session.client.waitForScreen { screen in
-                (30..<32).contains { screen.text(row: $0).hasPrefix("> bob collision mode items") }
-            }
+            let shown = session.client.waitForScreen { screen in screen.text(row: 31).hasPrefix("> bob collision mode items") }
             #expect(shown, "the notice is in an info row:\n\(session.client.screen.text)")
             #expect(worldText(session.client.screen) == before, "the world's rows changed with the notice:\n\(session.client.screen.text)")
             session.quit()
         }
 
-        @Test func theStatusLineShowsGravityAndTheCollisionModeAndGravityEchoesIt() throws {
-            let session = try ClientSession(serverArguments: ["--scene", "default"], columns: 160)
-            let status = { (screen: ClientScreen) in screen.text(row: ClientSession.rows - 1) }
-            #expect(session.client.waitForScreen { status($0).contains("| gravity 1 down | collide everything |") },
-                    "\(session.client.screen.text(row: ClientSession.rows - 1))")
+        @Test func gravityAndTheCollisionModeAreShownAndGEchoesTheNewGravity() throws {
+            // The first info row, under the world, starts with them (the status line has no room at 80 columns).
+            let session = try ClientSession(serverArguments: ["--scene", "default"], columns: 80)
+            let settings = { (screen: ClientScreen) in screen.text(row: 30) }
+            #expect(session.client.waitForScreen { settings($0).hasPrefix("gravity 1 down | collide everything | ") },
+                    "\(session.client.screen.text)")
             #expect(try session.control.ack(.collision(mode: .boundaries), id: 1) != nil)
             #expect(try session.control.ack(.gravity(.magnitude(0)), id: 2) != nil)
-            #expect(session.client.waitForScreen { status($0).contains("| gravity off | collide boundaries |") },
-                    "\(session.client.screen.text(row: ClientSession.rows - 1))")
+            #expect(session.client.waitForScreen { settings($0).hasPrefix("gravity off | collide boundaries | ") },
+                    "\(session.client.screen.text)")
             // g turns gravity a quarter turn (from straight down, magnitude restored to 1): the answer says
-            // where it points now, and so does the status line.
+            // where it points now, and so does the info row.
             #expect(try session.control.ack(.gravity(.vector(dx: 0, dy: 1, magnitude: 1)), id: 3) != nil)
-            #expect(session.client.waitForScreen { status($0).contains("| gravity 1 down |") })
+            #expect(session.client.waitForScreen { settings($0).hasPrefix("gravity 1 down |") })
             session.client.type("g")
             let echoed = session.client.waitForScreen { $0.text(row: ClientSession.rows - 2).contains("gravity 1 left: ok") }
             #expect(echoed, "\(session.client.screen.text)")
-            #expect(status(session.client.screen).contains("| gravity 1 left |"))
+            #expect(settings(session.client.screen).hasPrefix("gravity 1 left | collide boundaries"))
             let scene = try #require(session.control.nextScene())
             #expect(scene.gravity.dx < -0.99 && abs(scene.gravity.dy) < 1e-9, "the server's gravity: \(scene.gravity)")
             session.quit()
@@ -85,7 +84,7 @@ extension EndToEnd {
             #expect(client.waitForScreen { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene snap") })
             // The caption's first words are in the info rows under the world, not in the world.
             let firstWords = String(caption.prefix(30))
-            #expect(client.waitForScreen { screen in (30..<32).contains { screen.text(row: $0).hasPrefix(firstWords) } },
+            #expect(client.waitForScreen { screen in screen.text(row: 30).hasPrefix("gravity off | collide everything | " + firstWords) },
                     "caption \(caption) not in:\n\(client.screen.text)")
             client.type("?")
             let url = "http://127.0.0.1:\(try #require(server.httpPort))/"

@@ -51,6 +51,24 @@ extension EndToEnd {
             let snapped = page.observer.scene(after: count, timeout: 10)
             let snap = try #require(snapped?.snaps.first { $0.body == square.id }, "a long press snaps the selection")
             #expect(abs(snap.point.x - 200) < 3 && abs(snap.point.y - 450) < 3, "snapped at \(snap.point)")
+            // Pinching magnifies the world until it fills the world's area, more than half the screen's height;
+            // the fit button shows all of it again.
+            let middle = ((view["left"] ?? 0) + (view["width"] ?? 0) / 2, (view["top"] ?? 0) + (view["height"] ?? 0) / 2)
+            try page.pinch(center: middle, from: 60, to: 180)
+            let zoomed = try page.object("dyn.worldRect()")
+            #expect((zoomed["height"] as? Double ?? 0) >= 422, "pinched, the world is \(zoomed)")
+            #expect(try overflow(page, width: 390) == [], "the page still fits the screen")
+            try page.screenshot("page-390x844-pinched")
+            // The tools are folded on a phone: a touch opens them, and their fit button shows the whole world.
+            let tools = try page.center("#toolsBox summary")
+            try page.touch(x: tools.x, y: tools.y)
+            #expect(Reliability.eventually(timeout: 5) { (try? page.evaluate("document.getElementById('toolsBox').open")) as? Bool == true })
+            #expect(try overflow(page, width: 390) == [], "the open tools fit the screen")
+            try page.screenshot("page-390x844-tools")
+            let fit = try page.center("#fit")
+            try page.touch(x: fit.x, y: fit.y)
+            #expect(Reliability.eventually(timeout: 5) { (try? page.evaluate("dyn.view.zoom")) as? Int == 1 })
+            #expect(try page.evaluate("dyn.taps") as? Int == 1, "the pinch tapped nothing")
         }
 
         @Test func onAWideScreenTheHelpIsNeverOverTheWorldAndTheCaptionShows() throws {
@@ -80,6 +98,14 @@ extension EndToEnd {
             console.pump(seconds: 1.5)
             #expect(console.errors.isEmpty, "console: \(console.errors)")
             // Without rooms on the server, asking for them shows no error either.
+            #expect(page.text("document.getElementById('error').textContent") == "")
+        }
+
+        @Test func aTokenInThePagesAddressLetsItIntoATokenServer() throws {
+            let server = try ServerProcess(["--scene", "push", "--token", "s3cret"])
+            let page = try PageSession(server: server, path: "/?token=s3cret", token: "s3cret")
+            #expect(page.text("dyn.state") == "open")
+            #expect(try page.evaluate("dyn.bodies.size") as? Int == 1, "let in: the page has the scene")
             #expect(page.text("document.getElementById('error').textContent") == "")
         }
 

@@ -30,6 +30,18 @@ extension EndToEnd {
             try page.screenshot("page-anchor-moved")
         }
 
+        @Test func draggingAFieldsHandleMovesTheFieldAnObserverSees() throws {
+            let page = try PageSession(["--scene", "fields"])
+            let vortex = try #require(page.scene?.fields.first { $0.kind == .vortex })
+            try page.drag(from: try page.screen(vortex.x, vortex.y), to: try page.screen(vortex.x - 60, vortex.y + 80))
+            let moved = page.observer.waitFor(timeout: 10) { message in
+                guard case let .scene(scene) = message, let f = scene.fields.first(where: { $0.id == vortex.id }) else { return false }
+                return abs(f.x - (vortex.x - 60)) < 3 && abs(f.y - (vortex.y + 80)) < 3
+            }
+            #expect(moved != nil, "the observer sees the vortex at the release point")
+            #expect(page.text("document.getElementById('error').textContent").isEmpty)
+        }
+
         @Test func pressingEmptySpaceAndMovingSendsNoDragAndShowsNoError() throws {
             let page = try PageSession(["--scene", "push"])
             let sentBefore = try #require(try page.evaluate("dyn.sent") as? Int)
@@ -124,6 +136,43 @@ extension EndToEnd {
             }
             #expect(anchored != nil, "the observer's scene has the square anchored")
             #expect(Reliability.eventually(timeout: 5) { page.text("document.getElementById('result').textContent") == "set #\(square.id)" })
+        }
+
+        @Test func theToolsAndKeysReachTheWorldAnObserverWatches() throws {
+            let page = try PageSession(["--scene", "push"])
+            let square = try #require(page.scene?.bodies.first)
+            func click(_ selector: String) throws { let c = try page.center(selector); try page.browser.click(x: c.x, y: c.y) }
+            func nextScene(_ what: String, _ predicate: @escaping (SceneInfo) -> Bool) -> SceneInfo? {
+                let found = page.observer.waitFor(timeout: 10) { if case let .scene(scene) = $0 { predicate(scene) } else { false } }
+                guard case let .scene(scene)? = found else { Issue.record("no scene with \(what)"); return nil }
+                return scene
+            }
+            try click("#spawnBox")
+            let spawned = try #require(nextScene("a spawned box") { $0.bodies.count == 2 })
+            let box = try #require(spawned.bodies.first { $0.id != square.id })
+            // The spawn selected the new box: remove takes it away again.
+            #expect(Reliability.eventually(timeout: 5) { (try? page.evaluate("dyn.selected")) as? Int == box.id })
+            try click("#remove")
+            _ = nextScene("the box removed") { $0.bodies.map(\.id) == [square.id] }
+            // c cycles the collision mode, g turns gravity a quarter turn (off in this scene: down, then left).
+            try page.key("c", code: "KeyC", keyCode: 67, text: "c")
+            _ = nextScene("collision items") { $0.collisionMode == .items }
+            try page.key("g", code: "KeyG", keyCode: 71, text: "g")
+            _ = nextScene("gravity left") { $0.gravity.dx < -0.99 && $0.gravity.magnitude == 1 }
+            // Place a field: arm it, then a click in the world puts it there.
+            try click("#placeField")
+            let at = try page.screen(150, 450)
+            try page.browser.click(x: at.x, y: at.y)
+            let field = nextScene("a field") { !$0.fields.isEmpty }?.fields.first
+            #expect(field?.kind == .radialGravity && abs((field?.x ?? 0) - 150) < 2 && abs((field?.y ?? 0) - 450) < 2, "\(String(describing: field))")
+            // Hold, then step exactly one tick.
+            try click("#hold")
+            let held = try #require(page.observer.nextSnapshot(timeout: 10) { $0.held })
+            #expect(Reliability.eventually(timeout: 5) { (try? page.evaluate("!document.getElementById('step').disabled")) as? Bool == true })
+            try click("#step")
+            let stepped = page.observer.nextSnapshot(timeout: 10) { $0.tick != held.tick }
+            #expect(stepped?.tick == held.tick + 1 && stepped?.held == true, "\(String(describing: stepped?.tick)) after \(held.tick)")
+            #expect(page.text("document.getElementById('error').textContent") == "")
         }
 
         @Test func aNameSetOnThePageIsInOthersNoticesAndSticks() throws {

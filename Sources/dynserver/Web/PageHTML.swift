@@ -10,7 +10,6 @@ enum PageHTML {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no, viewport-fit=cover">
         <title>dyn</title>
-        <link rel="icon" href="/favicon.ico">
         <style>
         \(style)
         </style>
@@ -50,6 +49,8 @@ enum PageHTML {
     <div id="banner" hidden><strong>Disconnected</strong><span id="bannerText">reconnecting…</span></div>
   </div>
   <aside id="side">
+    <details id="toolsBox">
+    <summary>tools</summary>
     <div id="tools">
       <button type="button" id="spawnBox" title="spawn a box (n)">+ box</button>
       <button type="button" id="spawnBall" title="spawn a ball">+ ball</button>
@@ -61,7 +62,9 @@ enum PageHTML {
       <label><b>field</b><select id="fieldKind" title="the kind the next field gets"></select></label>
       <button type="button" id="placeField" title="then tap the world where the field goes">place field</button>
       <label class="check"><input type="checkbox" id="contacts"> contacts</label>
+      <button type="button" id="fit" title="show the whole world again (z)" disabled>fit world</button>
     </div>
+    </details>
     <details id="propsBox">
       <summary>properties <span id="selected">-</span></summary>
       <form id="props"></form>
@@ -69,9 +72,9 @@ enum PageHTML {
   </aside>
 </main>
 <div id="messages"><span id="error" role="alert"></span><span id="result"></span><span id="notices"></span></div>
-<footer id="help">tap: push toward the point · drag an item: move it, release flings · drag a ◯ handle: move an anchor or field · right click / long press: snap the selection there · keys: ? help</footer>
+<footer id="help">tap: push toward the point · drag an item: move it, let go to fling · drag a ◯ handle: move an anchor or field · long press / right click: snap the selection there · pinch / wheel: zoom · ? keys</footer>
 <div id="keys" hidden>
-  <b>keys</b> Tab select next · Esc deselect · n spawn box · Delete/x remove · p hold/resume · . step · c collision mode · g turn gravity · 1-9 scenes · ? close
+  <b>keys</b> Tab select next · Esc deselect · n spawn box · Delete/x remove · p hold/resume · . step · c collision mode · g turn gravity · z fit the world · 1-9 scenes · ? close
 </div>
 """#
 }

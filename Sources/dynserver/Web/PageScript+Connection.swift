@@ -49,7 +49,9 @@ function connect() {
     pending.clear();
     // Compact frames: positions only, deltas against what this connection received (docs/PROTOCOL.md).
     const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots: "compact", contacts: el("contacts").checked } };
-    if (dyn.room !== "main") hello.room = dyn.room;
+    // A server started with --token (or an admin) lets this page in with ?token=T in its address.
+    const token = new URLSearchParams(location.search).get("token");
+    if (token) hello.token = token;
     send(hello);
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ type: "ping", t: performance.now() }), 2000);
@@ -122,7 +124,9 @@ function applyScene(m) {
   if (dyn.selected != null && !dyn.bodies.has(dyn.selected)) select(null);
   else renderProps();
   // Poses are kept: items the scene no longer lists are not drawn, and the keyframe after a scene replaces
-  // them (clearing them here would blink every item on each anchor move, which sends a scene).
+  // them (clearing them here would blink every item on each anchor move, which sends a scene). A room that
+  // was just joined counts its ids anew, so what was drawn of the old room goes.
+  if (dyn.joining) { dyn.joining = false; history.length = 0; framePoses = new Map(); }
 }
 
 function gravityName(g) {
@@ -170,6 +174,7 @@ function failed(m) {
   if (asked && (asked.type === "rooms" || asked.type === "join") && (m.code === "unknown_type" || m.code === "bad_message")) { roomsAnswered(false); return; }
   // A drag that lost its item (another client removed it, the scene changed) ends quietly.
   if (m.code === "not_dragging") return;
+  if (m.code === "unauthorized" && m.id === "hello") { showError("this server needs a token: open the page with ?token=T at the end of its address"); return; }
   if (m.code === "unknown_body" && asked && asked.body === dyn.selected) select(null);
   showError(errorWords(m, asked ? asked.what : null));
 }

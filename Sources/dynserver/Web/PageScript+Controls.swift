@@ -43,6 +43,7 @@ el("placeField").addEventListener("click", () => {
   if (fieldArmed()) { disarmField(); return; }
   el("placeField").classList.add("armed"); el("placeField").textContent = "tap the world…";
 });
+el("fit").addEventListener("click", fitWorld);
 el("contacts").addEventListener("change", e => command({ type: "subscribe", contacts: e.target.checked }, "contacts"));
 
 // ---- the property panel: one input per item property; a change sends `set` -----------------------------
@@ -51,17 +52,28 @@ const PROPS = [
   ["resistance", "number", 0, 1000, 0.1], ["angular_resistance", "number", 0, 1000, 0.1], ["charge", "number", -100, 100, 0.5],
   ["allows_rotation", "checkbox"], ["anchored", "checkbox"], ["color", "color"],
 ];
+function showValue(input, b) {
+  if (input.type === "checkbox") input.checked = !!b[input.name];
+  else if (input.type === "color") input.value = b.color || "#888888";
+  else input.value = b[input.name] === undefined ? "" : b[input.name];
+}
 function renderProps() {
-  const form = el("props"); form.textContent = "";
+  const form = el("props");
   const b = dyn.selected != null ? dyn.bodies.get(dyn.selected) : null;
   el("selected").textContent = b ? "#" + b.id + " " + b.shape + " " + Math.round(b.width) + "×" + Math.round(b.height) : "-";
+  // The same item again (a scene for any change, someone's anchor move too): refresh the values in place,
+  // leaving the field being typed in alone.
+  if (b && form.dataset.body === String(b.id)) {
+    for (const input of form.querySelectorAll("input")) if (input !== document.activeElement) showValue(input, b);
+    return;
+  }
+  form.textContent = ""; form.dataset.body = b ? String(b.id) : "";
   if (!b) { const p = document.createElement("span"); p.className = "empty"; p.textContent = "tap an item (or Tab) to see and edit it"; form.appendChild(p); return; }
   for (const [name, type, min, max, step] of PROPS) {
     const label = document.createElement("label"); label.textContent = name.replace("_", " "); label.htmlFor = "prop-" + name;
     const input = document.createElement("input"); input.type = type; input.id = "prop-" + name; input.name = name;
-    if (type === "number") { input.min = min; input.max = max; input.step = step; input.value = b[name] === undefined ? "" : b[name]; }
-    else if (type === "checkbox") input.checked = !!b[name];
-    else input.value = b[name] || "#888888";
+    if (type === "number") { input.min = min; input.max = max; input.step = step; }
+    showValue(input, b);
     input.addEventListener("change", () => {
       let value = type === "checkbox" ? input.checked : type === "number" ? Number(input.value) : input.value;
       if (type === "number" && (input.value === "" || !Number.isFinite(value))) { showError(name.replace("_", " ") + ": a number, please"); return; }
@@ -110,7 +122,7 @@ function showRooms(rooms) {
 }
 function joinRoom(name) {
   if (!ROOM_NAME.test(name)) { showError("a room name is 1 to 64 letters, digits, - _ or ., starting with a letter or digit"); return; }
-  command({ type: "join", room: name }, "join " + name);
+  if (command({ type: "join", room: name }, "join " + name)) dyn.joining = true;
 }
 function joined(name) {
   setRoom(name);
@@ -126,8 +138,11 @@ el("roomForm").addEventListener("submit", e => { e.preventDefault(); joinRoom(el
 
 setRoom(dyn.room);
 renderProps();
-// The panel starts open where there is room for it beside the world.
-el("propsBox").open = window.matchMedia("(min-width: 721px)").matches;
+// The tools and the panel start open where there is room for them beside the world; on a phone they are
+// one tap away and the world keeps the screen.
+const wide = window.matchMedia("(min-width: 721px)").matches;
+el("toolsBox").open = wide; el("propsBox").open = wide;
+for (const box of [el("toolsBox"), el("propsBox")]) box.addEventListener("toggle", resize);
 resize();
 connect();
 requestAnimationFrame(draw);

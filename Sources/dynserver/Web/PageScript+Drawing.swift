@@ -4,15 +4,40 @@ extension PageScript {
     /// items (the selection outlined), drags with names, tap rings and contact flashes.
     static let drawing = #"""
 let scale = 1, offX = 0, offY = 0, viewW = 0, viewH = 0;
-const RING_MS = 900, RING_RADIUS = 18, RING_COLOR = "#5fffff", HANDLE_RADIUS = 7;
+const RING_MS = 900, RING_RADIUS = 18, RING_COLOR = "#5fffff", HANDLE_RADIUS = 7, MAX_ZOOM = 5;
+/// The view: zoom 1 fits the whole world in the canvas; above 1 it is magnified and panned (pinch, wheel,
+/// dragging empty space), never past the world's edges.
+const view = dyn.view = { zoom: 1, panX: 0, panY: 0 };
 function resize() {
   const r = el("view").getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
   viewW = Math.max(1, r.width); viewH = Math.max(1, r.height);
   canvas.width = Math.round(viewW * dpr); canvas.height = Math.round(viewH * dpr);
-  scale = Math.min(viewW / dyn.world.width, viewH / dyn.world.height) * 0.98;
-  offX = (viewW - dyn.world.width * scale) / 2; offY = (viewH - dyn.world.height * scale) / 2;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  place();
+  paint();
 }
+/// Scale and offsets from the zoom and pan: centred along an axis where the world is smaller than the
+/// canvas, else kept covering it.
+function place() {
+  scale = Math.min(viewW / dyn.world.width, viewH / dyn.world.height) * 0.98 * view.zoom;
+  const w = dyn.world.width * scale, h = dyn.world.height * scale;
+  const fit = (size, span, pan) => size <= span ? [(span - size) / 2, 0] : (() => {
+    const o = Math.min(0, Math.max(span - size, (span - size) / 2 + pan)); return [o, o - (span - size) / 2]; })();
+  [offX, view.panX] = fit(w, viewW, view.panX);
+  [offY, view.panY] = fit(h, viewH, view.panY);
+  el("fit").disabled = view.zoom <= 1.001;
+}
+/// Zooms to `zoom` keeping the world point under canvas point (px, py) where it is.
+function zoomAt(px, py, zoom) {
+  const at = toWorld(px, py);
+  view.zoom = Math.min(MAX_ZOOM, Math.max(1, zoom));
+  const base = Math.min(viewW / dyn.world.width, viewH / dyn.world.height) * 0.98 * view.zoom;
+  view.panX = px - at.x * base - (viewW - dyn.world.width * base) / 2;
+  view.panY = py - at.y * base - (viewH - dyn.world.height * base) / 2;
+  place();
+}
+function panBy(dx, dy) { view.panX += dx; view.panY += dy; place(); }
+function fitWorld() { view.zoom = 1; view.panX = 0; view.panY = 0; place(); }
 window.addEventListener("resize", resize);
 if (window.ResizeObserver) new ResizeObserver(resize).observe(el("view"));
 function toWorld(px, py) { return { x: (px - offX) / scale, y: (py - offY) / scale }; }
@@ -68,7 +93,11 @@ function shapePath(b) {
   else ctx.rect(-b.width / 2, -b.height / 2, b.width, b.height);
 }
 
-function draw() {
+/// One frame of the display loop.
+function draw() { paint(); requestAnimationFrame(draw); }
+
+/// Draws the world as it is now (also right after a resize, which clears the canvas).
+function paint() {
   dyn.frames++;
   const now = performance.now();
   ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.fillStyle = "#14161a"; ctx.fillRect(0, 0, canvas.width, canvas.height); ctx.restore();
@@ -149,7 +178,6 @@ function draw() {
   ctx.fillStyle = "#ff8700";
   for (const f of dyn.flashes) { ctx.beginPath(); ctx.arc(f.x, f.y, 4 / scale, 0, 2 * Math.PI); ctx.fill(); }
   ctx.restore();
-  requestAnimationFrame(draw);
 }
 """#
 }

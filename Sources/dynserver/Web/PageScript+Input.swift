@@ -1,8 +1,9 @@
 extension PageScript {
     /// Pointer and keys. A press on a handle moves it (`anchor`, or a `field` update of x/y); a press on an
     /// item and a move drags it (`drag`, release flings with `velocity`); a press on empty space and a move
-    /// does nothing (no drag is sent for empty space); a press without a move taps (`tap`, a ring where it
-    /// landed), or places a field when one is armed; right click or a long press snaps the selection there.
+    /// sends nothing (it pans a magnified world); a press without a move taps (`tap`, a ring where it
+    /// landed), or places a field when one is armed; right click or a long press snaps the selection there;
+    /// two fingers pinch to zoom and pan, as the wheel zooms.
     static let input = #"""
 let press = null;   // {pointer, start, last, body, handle, dragging, long, samples, timer}
 let handleSentAt = 0;
@@ -46,33 +47,68 @@ function moveHandle(h, pt, final) {
   if (final) command(m, h.kind === "anchor" ? "move anchor" : "move field"); else send(m);
 }
 
+const pointers = new Map();   // pointerId -> canvas point (CSS px), for a pinch
+let pinch = null;             // {d0, zoom0, mid}
+function canvasPoint(e) { const r = canvas.getBoundingClientRect(); return { x: e.clientX - r.left, y: e.clientY - r.top }; }
+/// Ends a press without its effect (a second finger came: it is a pinch now).
+function abandonPress() {
+  if (!press) return;
+  clearTimeout(press.timer);
+  if (press.dragging) send({ type: "drag", phase: "end", id: "drag-" + nextID++ });
+  if (press.handle) dyn.movingHandle = null;
+  press = null;
+}
+
 canvas.addEventListener("contextmenu", e => { e.preventDefault(); snapHere(eventPoint(e)); });
 canvas.addEventListener("pointerdown", e => {
   if (e.button !== 0) return;
   canvas.setPointerCapture(e.pointerId);
+  pointers.set(e.pointerId, canvasPoint(e));
+  if (pointers.size === 2) {
+    abandonPress();
+    const [a, b] = [...pointers.values()];
+    pinch = { d0: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)), zoom0: view.zoom, mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+    return;
+  }
+  if (pointers.size > 2 || pinch) return;
   const pt = eventPoint(e), handle = handleAt(pt), under = handle ? null : bodyAt(pt);
   if (under != null) select(under);
-  press = { pointer: e.pointerId, start: pt, last: pt, body: under, handle, dragging: false, long: false, samples: [[performance.now(), pt]] };
+  press = { pointer: e.pointerId, start: pt, last: pt, at: canvasPoint(e), body: under, handle, dragging: false, long: false, samples: [[performance.now(), pt]] };
   if (handle) { dyn.movingHandle = { kind: handle.kind, id: handle.id, x: handle.x, y: handle.y }; return; }
-  press.timer = setTimeout(() => { if (press && !press.dragging && !press.handle) { press.long = true; snapHere(press.start); } }, 550);
+  press.timer = setTimeout(() => { if (press && !press.dragging && !press.panning && !press.handle) { press.long = true; snapHere(press.start); } }, 550);
 });
 canvas.addEventListener("pointermove", e => {
+  if (pointers.has(e.pointerId)) pointers.set(e.pointerId, canvasPoint(e));
+  if (pinch && pointers.size >= 2) {
+    // Two fingers: zoom by their spread, pan by their midpoint's travel.
+    const [a, b] = [...pointers.values()], mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    zoomAt(mid.x, mid.y, pinch.zoom0 * Math.hypot(a.x - b.x, a.y - b.y) / pinch.d0);
+    panBy(mid.x - pinch.mid.x, mid.y - pinch.mid.y);
+    pinch.mid = mid;
+    return;
+  }
   if (!press || e.pointerId !== press.pointer) return;
-  const pt = eventPoint(e);
+  const pt = eventPoint(e), at = canvasPoint(e);
   press.last = pt; press.samples.push([performance.now(), pt]); while (press.samples.length > 6) press.samples.shift();
   if (press.handle) { moveHandle(press.handle, pt, false); return; }
+  if (press.panning) { panBy(at.x - press.at.x, at.y - press.at.y); press.at = at; return; }
   const far = Math.hypot(pt.x - press.start.x, pt.y - press.start.y) * scale > 6;
   if (!press.dragging && !press.long && far) {
     clearTimeout(press.timer);
     press.moved = true;
-    // Empty space: nothing to drag, and no drag is sent.
-    if (press.body == null) return;
+    // Empty space: nothing to drag and no drag is sent; a magnified world pans instead.
+    if (press.body == null) {
+      if (view.zoom > 1.001) { press.panning = true; panBy(at.x - press.at.x, at.y - press.at.y); press.at = at; }
+      return;
+    }
     press.dragging = true;
     send({ type: "drag", phase: "begin", x: press.start.x, y: press.start.y, body: press.body, id: "drag-" + nextID++ });
   }
   if (press.dragging) send({ type: "drag", phase: "move", x: pt.x, y: pt.y });
 });
 function release(e) {
+  pointers.delete(e.pointerId);
+  if (pinch) { if (pointers.size === 0) pinch = null; return; }
   if (!press || e.pointerId !== press.pointer) return;
   clearTimeout(press.timer);
   const p = press; press = null;
@@ -94,6 +130,11 @@ function release(e) {
 }
 canvas.addEventListener("pointerup", release);
 canvas.addEventListener("pointercancel", release);
+canvas.addEventListener("wheel", e => {
+  e.preventDefault();
+  const at = canvasPoint(e);
+  zoomAt(at.x, at.y, view.zoom * Math.exp(-e.deltaY * 0.0015));
+}, { passive: false });
 
 // ---- keys (not while typing in a field) -----------------------------------------------------------------
 document.addEventListener("keydown", e => {
@@ -115,8 +156,15 @@ document.addEventListener("keydown", e => {
   if (key === "p") { toggleHold(); return; }
   if (key === ".") { if (dyn.held) command({ type: "step", ticks: 1 }, "step"); return; }
   if (key === "c") { const order = ["everything", "items", "boundaries"]; const next = order[(order.indexOf(el("collision").value) + 1) % 3]; el("collision").value = next; setCollision(next); return; }
-  if (key === "g") { const order = ["down", "left", "up", "right"]; const i = order.indexOf(el("gravity").value); const next = order[(i + 1) % 4]; el("gravity").value = next; setGravity(next); return; }
+  if (key === "g") {
+    // As the terminal's g: a quarter turn clockwise from where gravity points, at least magnitude 1.
+    const g = (dyn.scene && dyn.scene.gravity) || { dx: 0, dy: 1, magnitude: 0 };
+    const a = (g.dx || g.dy ? Math.atan2(g.dy, g.dx) : Math.PI / 2) + Math.PI / 2;
+    command({ type: "gravity", angle: a > Math.PI ? a - 2 * Math.PI : a, magnitude: g.magnitude > 0 ? g.magnitude : 1 }, "gravity");
+    return;
+  }
   if (key === "n") { spawn("rect"); return; }
+  if (key === "z") { fitWorld(); return; }
   if (/^[0-9]$/.test(key)) { const i = key === "0" ? 9 : Number(key) - 1; if (SCENES[i]) command({ type: "scene", name: SCENES[i] }, "scene"); return; }
 });
 """#

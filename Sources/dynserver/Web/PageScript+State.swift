@@ -60,7 +60,7 @@ function errorWords(m, what) {
   switch (m.code) {
   case "unknown_body": return "that item is gone (removed, or the scene changed)";
   case "no_body": return "there is no item there";
-  case "forbidden": return (what ? what + ": " : "") + "only an admin may do that here";
+  case "forbidden": return (what ? what + ": " : "") + "only an admin may do that here (open the page with ?token=ADMIN)";
   case "unauthorized": return "this server needs a token";
   case "rate_limited": return "too many commands at once: slow down a little";
   case "bad_value": return (what ? what + ": " : "") + "not accepted (" + message + ")";

@@ -7,7 +7,7 @@ enum PageStyle {
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
 html, body { margin: 0; height: 100%; background: #14161a; color: #d8dde6; font: 13px/1.4 system-ui, sans-serif; }
-body { display: flex; flex-direction: column; height: 100vh; height: 100dvh; overflow: hidden; }
+body { -webkit-tap-highlight-color: transparent; display: flex; flex-direction: column; height: 100vh; height: 100dvh; overflow: hidden; }
 button, select, input { font: inherit; color: #d8dde6; background: #2a2e36; border: 1px solid #3a3f49; border-radius: 4px; padding: 2px 8px; min-height: 26px; }
 input[type=checkbox] { min-height: 0; width: 18px; height: 18px; padding: 0; accent-color: #6fcf7f; justify-self: start; }
 button:disabled { opacity: 0.45; }
@@ -40,7 +40,8 @@ b { color: #8fa3bf; font-weight: 500; margin-right: 4px; }
 #tools .check { gap: 4px; }
 #placeField.armed { background: #4a3f1f; border-color: #e0b85a; }
 #hold.on { background: #3d2f2f; border-color: #e06a5a; }
-#propsBox summary { cursor: pointer; color: #8fa3bf; }
+#side summary { cursor: pointer; color: #8fa3bf; padding: 2px 0; }
+#toolsBox[open] summary { margin-bottom: 6px; }
 #props { display: grid; grid-template-columns: auto 1fr; gap: 4px 8px; align-items: center; margin-top: 6px; }
 #props input[type=number] { width: 100%; min-width: 0; }
 #props input[type=color] { padding: 0 2px; width: 100%; }
@@ -56,7 +57,9 @@ b { color: #8fa3bf; font-weight: 500; margin-right: 4px; }
 #keys { padding: 6px 10px; color: #d8dde6; background: #23262d; border-top: 1px solid #2c3038; }
 @media (max-width: 720px) {
   #stage { flex-direction: column; }
-  #side { width: auto; border-left: 0; border-top: 1px solid #2c3038; flex-direction: column; max-height: 40%; padding: 6px 8px; }
+  #side { width: auto; border-left: 0; border-top: 1px solid #2c3038; flex-direction: row; flex-wrap: wrap; gap: 4px 18px;
+          max-height: 45%; padding: 4px 8px; }
+  #side details[open] { flex-basis: 100%; }
   #bar { gap: 2px 10px; padding: 3px 8px; }
   #caption { font-size: 12px; padding: 3px 8px; }
   button, select { min-height: 30px; }

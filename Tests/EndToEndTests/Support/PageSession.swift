@@ -20,12 +20,20 @@ final class PageSession {
     var scene: SceneInfo?
     var snapshot: Snapshot?
 
-    init(server: ServerProcess, width: Int = 1280, height: Int = 800, path: String = "/") throws {
+    /// `token`: the server's `--token`, which the observer's hello carries (the page's own comes in `path`).
+    init(server: ServerProcess, width: Int = 1280, height: Int = 800, path: String = "/", token: String? = nil) throws {
         self.server = server
         observer = try server.connect()
-        let joined = observer.join()
-        scene = joined.scene
-        snapshot = joined.snapshot
+        if let token {
+            _ = observer.next()
+            #expect(try observer.ack(.hello(name: "observer", token: token, protocolVersion: 1), id: 9001) != nil)
+            scene = observer.nextScene()
+            snapshot = observer.nextSnapshot()
+        } else {
+            let joined = observer.join()
+            scene = joined.scene
+            snapshot = joined.snapshot
+        }
         let http = try #require(server.httpPort)
         browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(http)\(path)",
                                        width: width, height: height)
@@ -93,6 +101,19 @@ final class PageSession {
     func touch(x: Double, y: Double, holdMs: Int = 0) throws {
         try browser.call("Input.dispatchTouchEvent", ["type": "touchStart", "touchPoints": [["x": x, "y": y]]])
         if holdMs > 0 { usleep(UInt32(holdMs) * 1000) }
+        try browser.call("Input.dispatchTouchEvent", ["type": "touchEnd", "touchPoints": [[String: Any]]()])
+    }
+
+    /// Two fingers at `center`, `from` points apart, spread to `to` points apart in `steps` moves, lifted.
+    func pinch(center: (x: Double, y: Double), from: Double, to: Double, steps: Int = 8) throws {
+        func points(_ spread: Double) -> [[String: Any]] {
+            [["x": center.x - spread / 2, "y": center.y, "id": 0], ["x": center.x + spread / 2, "y": center.y, "id": 1]]
+        }
+        try browser.call("Input.dispatchTouchEvent", ["type": "touchStart", "touchPoints": points(from)])
+        for step in 1...steps {
+            try browser.call("Input.dispatchTouchEvent", ["type": "touchMove", "touchPoints": points(from + (to - from) * Double(step) / Double(steps))])
+            usleep(16_000)
+        }
         try browser.call("Input.dispatchTouchEvent", ["type": "touchEnd", "touchPoints": [[String: Any]]()])
     }
 
