@@ -18,16 +18,22 @@ extension PhysicsWorld {
         continuousStopsLastStep = 0
         guard count > 0 else { return }
         bulletSlots.removeAll(keepingCapacity: true)
+        stoppedSlots.removeAll(keepingCapacity: true)
+        stopFraction.removeAll(keepingCapacity: true)
+        stopFraction.append(contentsOf: repeatElement(1, count: count))
         var stopped = 0
         for slot in 0..<count {
             let i = Int(awakeBodies[slot])
-            let b = bodies[i]
-            let motion = states[slot].dp.length + abs(turned[slot]) * reach(b)
+            let da = turned[slot]
+            // Only the fields needed, not the whole body: this loop visits every awake body every step.
+            let motion = states[slot].dp.length + (da == 0 ? 0 : abs(da) * reach(bodies[i]))
             guard motion > Tuning.speculativeDistance + Tuning.linearSlop else { continue }
-            let isBullet = motion > Tuning.bulletFraction * max(b.isCircle ? b.radius : b.innerRadius, Tuning.linearSlop)
+            let inner = bodies[i].isCircle ? bodies[i].radius : bodies[i].innerRadius
+            let isBullet = motion > Tuning.bulletFraction * max(inner, Tuning.linearSlop)
             if isBullet { bulletSlots.append(Int32(slot)) }
             if sweep(slot, againstItems: false) { stopped += 1 }
         }
+        if !stoppedSlots.isEmpty { stopTouchingNeighbours() }
         for slot in bulletSlots where sweep(Int(slot), againstItems: true) { stopped += 1 }
         continuousStopsLastStep = stopped
     }
@@ -79,10 +85,45 @@ extension PhysicsWorld {
         }
         }
         guard best < 1 else { return false }
-        states[slot].delta.x = Float(dp.x * best)
-        states[slot].delta.y = Float(dp.y * best)
-        turned[slot] = da * best
+        stop(slot, at: best * stopFraction[slot])
         return true
+    }
+
+    /// Shortens the step's motion of solver slot `slot` to `fraction` of what the solver gave it.
+    private mutating func stop(_ slot: Int, at fraction: Double) {
+        let scale = fraction / stopFraction[slot]
+        let dp = states[slot].dp
+        states[slot].delta.x = Float(dp.x * scale)
+        states[slot].delta.y = Float(dp.y * scale)
+        turned[slot] *= scale
+        stopFraction[slot] = fraction
+        stoppedSlots.append(Int32(slot))
+    }
+
+    /// A stack falls together: the solver moved the bodies touching a stopped body with it, so a fast body in
+    /// contact with one (points within the speculative distance, solved this step) is stopped at the same
+    /// fraction of the step, and so on through the stack. Without this, a box riding on a box that hit the
+    /// floor would run on into it by the rest of the step's motion and be thrown off by the push-out.
+    private mutating func stopTouchingNeighbours() {
+        var next = 0
+        while next < stoppedSlots.count {
+            let slot = Int(stoppedSlots[next])
+            next += 1
+            let i = Int(awakeBodies[slot]), fraction = stopFraction[slot]
+            var c = contactHead[i]
+            while c >= 0 {
+                let k = Int(c)
+                let other = contacts[k].bodyA == Int32(i) ? contacts[k].bodyB : contacts[k].bodyA
+                if other >= 0 && contacts[k].pointCount > 0 && !contacts[k].passes {
+                    let s = Int(solverSlot[Int(other)])
+                    if s >= 0 && stopFraction[s] > fraction
+                        && states[s].dp.length > Tuning.speculativeDistance + Tuning.linearSlop {
+                        stop(s, at: fraction)
+                    }
+                }
+                c = nextContact(c, ofBody: i)
+            }
+        }
     }
 
     /// The fraction of the step at which body `i`, moving by `dp` and turning by `da` about its centre of mass,
@@ -93,10 +134,11 @@ extension PhysicsWorld {
         let other = otherView(owner, scratch)
         let b = bodies[i]
         let rate = dp.length + abs(da) * reach(b)
-        if let t = advance(rate: rate, before: before, { t in
-            let view = self.fastView(i, dp: dp, da: da, at: t, scratch)
-            return shapeSeparation(view, other)
-        }) { return t > 0 ? t : nil }
+        let first = advance(rate: rate, before: before) { t in
+            shapeSeparation(self.fastView(i, dp: dp, da: da, at: t, scratch), other)
+        }
+        guard let first else { return nil }
+        if first > 0 { return first }
         // Touching at the start: sweep a core disc instead, so that a body sliding along a wall is not stopped.
         let core = 0.25 * (b.isCircle ? b.radius : b.innerRadius)
         guard core > 0 else { return nil }

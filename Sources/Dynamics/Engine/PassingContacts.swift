@@ -10,11 +10,14 @@
 /// The test is conservative: when in doubt the contact is solved, and a contact that is solved applies only
 /// the impulse that closes its gap (Box2D v3's speculative bias).
 extension PhysicsWorld {
-    /// True when contact `c`, whose shapes are `a` (body `p`) and `b` (body `q`, or a segment when `q < 0`),
-    /// is apart now and stays apart under the predicted motion of this step.
-    @inline(__always) func passesBy(_ c: Contact, _ a: ShapeView, _ b: ShapeView, _ p: Int, _ q: Int) -> Bool {
+    /// For contact `c` between body `p` and body `q` (a segment when `q < 0`): nil when there is nothing to
+    /// test (the contact touches or has no points, or the bodies' motion cannot close its gap, so the solver
+    /// applies nothing anyway); else the predicted displacement of `q`'s shape relative to `p`'s this step and
+    /// the slack for turning and unknown accelerations.
+    @inline(__always) func closingMotion(_ c: Contact, _ p: Int, _ q: Int) -> (displacement: Vec2, slack: Double)? {
+        guard c.pointCount > 0 else { return nil }
         let gap = c.minSeparation
-        guard gap > 0, gap.isFinite else { return false }
+        guard gap > 0 else { return nil }
         let bodyA = bodies[p]
         var motion = -predictedMotion(bodyA)
         var slack = turnReach(bodyA)
@@ -23,8 +26,13 @@ extension PhysicsWorld {
             motion = motion + predictedMotion(bodyB)
             slack += turnReach(bodyB)
         }
-        // Moving less than the gap: the linear separation stays positive and the solver applies nothing anyway.
-        guard motion.length + slack > gap else { return false }
+        guard motion.length + slack > gap else { return nil }
+        return (motion, slack)
+    }
+
+    /// True when shapes `a` and `b`, with `b` moving by `motion` relative to `a` this step, provably stay more
+    /// than `slack` apart.
+    @inline(__always) func passesBy(_ a: ShapeView, _ b: ShapeView, _ motion: Vec2, _ slack: Double) -> Bool {
         if a.isCircle && b.isCircle {
             // Closest approach of the two centres along the relative motion.
             let c0 = b.center - a.center

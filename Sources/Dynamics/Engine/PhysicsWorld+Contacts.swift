@@ -126,15 +126,13 @@ extension PhysicsWorld {
                                 continue
                             }
                             let p = Int(cb[k].bodyA), q = Int(cb[k].bodyB)
-                            let viewA = shapeView(body: p, wv, wn)
-                            let viewB: ShapeView
-                            if q >= 0 {
-                                viewB = shapeView(body: q, wv, wn)
-                            } else {
+                            @inline(__always) func views() -> (ShapeView, ShapeView) {
+                                if q >= 0 { return (shapeView(body: p, wv, wn), shapeView(body: q, wv, wn)) }
                                 let seg = segments[Int(cb[k].segment)]
-                                viewB = ShapeView(isCircle: false, radius: 0, center: seg.a,
+                                return (shapeView(body: p, wv, wn),
+                                        ShapeView(isCircle: false, radius: 0, center: seg.a,
                                                   vertices: svb.baseAddress! + seg.vertexStart,
-                                                  normals: snb.baseAddress! + seg.vertexStart, count: 2)
+                                                  normals: snb.baseAddress! + seg.vertexStart, count: 2))
                             }
                             let poseA = RecyclePose(bodies[p])
                             let poseB = q >= 0 ? RecyclePose(bodies[q]) : .fixed
@@ -156,11 +154,16 @@ extension PhysicsWorld {
                                     cb[k].friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
                                     cb[k].restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
                                 }
+                                let (viewA, viewB) = views()
                                 let m = collide(viewA, viewB, margin: Tuning.speculativeDistance, apart: apart)
                                 change = updateManifold(&cb[k], m, centerA: bodies[p].centerOfMass, centerB: centerB)
                                 cb[k].recycle = RecycleCache(poseA, poseB)
                             }
-                            cb[k].passes = passesBy(cb[k], viewA, viewB, p, q)
+                            cb[k].passes = false
+                            if let motion = closingMotion(cb[k], p, q) {
+                                let (viewA, viewB) = views()
+                                cb[k].passes = passesBy(viewA, viewB, motion.displacement, motion.slack)
+                            }
                             if cb[k].passes {
                                 // Nothing acts between them this step, so nothing is carried into the next.
                                 cb[k].p0.normalImpulse = 0; cb[k].p0.tangentImpulse = 0

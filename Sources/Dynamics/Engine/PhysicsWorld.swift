@@ -116,6 +116,9 @@ struct PhysicsWorld {
     var ccdCandidates: [Int32] = []
     var ccdStack: [Int32] = []
     var bulletSlots: [Int32] = []
+    /// Slots the continuous stage stopped this step, and per slot the fraction of its motion it kept.
+    var stoppedSlots: [Int32] = []
+    var stopFraction: [Double] = []
     /// Bodies the last step's continuous stage stopped at a time of impact (for tests and profiles).
     var continuousStopsLastStep = 0
     var pairs: [ProxyPair] = []

@@ -4,7 +4,7 @@ import Testing
 /// Part H's scenes (docs/ENGINE.md, "Only touching bodies interact", "Every pile separates"): bodies that never
 /// touch exchange nothing, a near miss leaves a sleeping pile asleep, items created at one point separate.
 @Suite(.timeLimit(.minutes(2)))
-struct TrustworthyPhysicsTests {
+struct OnlyTouchingBodiesInteractTests {
     /// A row of balls `gap` apart, every third one higher, dropped onto the floor.
     private func ballRow(_ a: DynamicAnimator, count: Int, diameter: Double, gap: Double, x0: Double,
                          elasticity: Double, stagger: Double) throws -> [ItemID] {
