@@ -107,7 +107,7 @@ struct PhysicsWorld {
     /// Proxies grown by the last step's `prepareProxies`.
     var proxiesPreparedLastStep = 0
 
-    /// Per body: its tight box grown by `expansion` (how far it may move this step), the box its proxy's fat
+    /// Per body: its tight box grown by `expansion` (half the speculative distance), the box its proxy's fat
     /// box must contain.
     var boxes: [AABB] = []
     var expansion: [Double] = []
