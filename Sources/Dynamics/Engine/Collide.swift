@@ -33,7 +33,15 @@ struct Manifold {
 }
 
 /// Contact points between two shapes that are closer than `margin` (speculative contacts included).
-func collide(_ a: ShapeView, _ b: ShapeView, margin: Double) -> Manifold {
+///
+/// `apart` is the direction two shapes whose centres (nearly) coincide are pushed apart along
+/// (`coincidentNormal`): no geometric direction exists there, and a fixed one (say, straight down) would stack
+/// a pile of items created at one point into a single column under gravity, forever.
+/// `nil` for a boundary segment (whose `center` is only its first point).
+func collide(_ a: ShapeView, _ b: ShapeView, margin: Double, apart: Vec2? = nil) -> Manifold {
+    if let n = apart, (b.center - a.center).lengthSquared < Tuning.coincidentDistance * Tuning.coincidentDistance {
+        return collideCoincident(a, b, n, margin)
+    }
     switch (a.isCircle, b.isCircle) {
     case (true, true): return collideCircles(a, b, margin)
     case (false, true): return collidePolygonCircle(a, b, margin)
@@ -45,13 +53,43 @@ func collide(_ a: ShapeView, _ b: ShapeView, margin: Double) -> Manifold {
     }
 }
 
+/// Two shapes whose centres are closer than `Tuning.coincidentDistance`: one point at the middle, separated along
+/// `n` by the overlap of the two shapes' extents along `n` (negative), so that the soft contact pushes them
+/// apart along `n` until their centres are far enough apart for the geometric normal to take over.
+private func collideCoincident(_ a: ShapeView, _ b: ShapeView, _ n: Vec2, _ margin: Double) -> Manifold {
+    @inline(__always) func reach(_ s: ShapeView, _ u: Vec2) -> Double {
+        if s.isCircle { return s.radius }
+        var best = -Double.infinity
+        for i in 0..<s.count { best = max(best, u.dot(s.vertices[i] - s.center)) }
+        return best
+    }
+    var m = Manifold()
+    let sep = n.dot(b.center - a.center) - reach(a, n) - reach(b, -n)
+    m.normal = n
+    m.add((a.center + b.center) * 0.5, sep, 0x3_0000, margin)
+    return m
+}
+
+/// The direction two items with coincident centres are pushed apart along: derived from their two ids only
+/// (so the same pair always gets the same one, and different pairs of a pile different ones), never closer
+/// than 30° to the vertical, so gravity cannot hold a pile in a column. Points from `idA`'s item to `idB`'s.
+func coincidentNormal(_ idA: Int, _ idB: Int) -> Vec2 {
+    // Weyl sequences of the two ids: well spread fractions in [0, 1).
+    let f = (Double(idA & 0xFFFF_FFFF) * 0.618_033_988_749_895 + Double(idB & 0xFFFF_FFFF) * 0.414_213_562_373_095)
+    let u = f - f.rounded(.down)
+    // Angles within 60° of the horizontal, to the right for u < 0.5 and to the left otherwise.
+    let angle = (u < 0.5 ? u : u - 0.5) * 2 * (2 * Double.pi / 3) - Double.pi / 3
+    let n = Vec2(cosine(angle), sine(angle))
+    return u < 0.5 ? n : Vec2(-n.x, n.y)
+}
+
 private func collideCircles(_ a: ShapeView, _ b: ShapeView, _ margin: Double) -> Manifold {
     var m = Manifold()
     let d = b.center - a.center
     let dist = d.length
     let sep = dist - a.radius - b.radius
     guard sep <= margin else { return m }
-    let n = dist > 1e-12 ? d * (1 / dist) : Vec2(0, 1)
+    let n = d * (1 / dist)
     let ca = a.center + n * a.radius, cb = b.center - n * b.radius
     m.normal = n
     m.add((ca + cb) * 0.5, sep, 0, margin)
@@ -170,4 +208,16 @@ private func collidePolygons(_ a: ShapeView, _ b: ShapeView, _ margin: Double) -
         m.add(vLower, sepLower, UInt32(i22 << 8 | i11) | 0x2_0000, margin)
     }
     return m
+}
+
+/// A lower bound of the distance between two shapes (negative when they overlap), for continuous collision:
+/// exact for two circles and for a polygon and a circle; for two polygons the largest separation along a face
+/// normal of either (the separating axis test), which equals the distance whenever a face is closest.
+func shapeSeparation(_ a: ShapeView, _ b: ShapeView) -> Double {
+    switch (a.isCircle, b.isCircle) {
+    case (true, true): return (b.center - a.center).length - a.radius - b.radius
+    case (false, true): return collidePolygonCircle(a, b, .infinity).p0.separation
+    case (true, false): return collidePolygonCircle(b, a, .infinity).p0.separation
+    case (false, false): return max(maxSeparation(a, b).separation, maxSeparation(b, a).separation)
+    }
 }

@@ -1,8 +1,23 @@
 /// Engine tuning, in points and seconds (100 pt = 1 m, so Box2D's metre-based values are scaled by 100).
 enum Tuning {
-    /// Allowed penetration scale; contacts within `speculativeDistance` are solved speculatively.
+    /// Allowed penetration scale (Box2D's 0.005 m).
     static let linearSlop = 0.5
+    /// How far apart two shapes may be and still get contact points (Box2D v3's 4 × linear slop, 2 pt): fixed,
+    /// never grown with speed (docs/ENGINE.md, "Only touching bodies interact"). Such a speculative point applies
+    /// only the impulse that closes its gap within the step, so it acts only on shapes that really meet.
     static let speculativeDistance = 4 * linearSlop
+    /// Centres closer than this are coincident: they are pushed apart along a direction derived from the two
+    /// items' ids (`coincidentNormal`), not along their (meaningless) offset.
+    static let coincidentDistance = 0.05
+    /// An island never sleeps while one of its contacts overlaps by more than this (pt).
+    static let restlessOverlap = 3.0
+    /// The bounds guard never leaves an item farther than this outside its reference bounds (pt).
+    static let boundsTolerance = 1.0
+    /// Continuous collision (Engine/Continuous.swift): a body whose motion in a step exceeds
+    /// `speculativeDistance + linearSlop` is swept against boundaries and anchored items (it could otherwise
+    /// have skipped the speculative window); one whose motion exceeds `bulletFraction` of its inner radius is a
+    /// bullet and is also swept against the other items. Time of impact stops it `linearSlop` before contact.
+    static let bulletFraction = 0.5
     /// Solver sub-steps per step (Box2D v3 soft step).
     static let substeps = 4
     /// Hard caps that keep every state finite whatever the inputs.

@@ -37,6 +37,9 @@ struct Contact {
     var restitution = 0.0
     /// Event state: true once the surfaces touch (with hysteresis), reported as began/ended.
     var touching = false
+    /// The step's predicted motion carries the two shapes past each other without their meeting
+    /// (Engine/PassingContacts.swift): the contact keeps its points but the solver skips it this step.
+    var passes = false
     /// Where the two bodies were when the manifold was computed, for recycling it (Engine/ContactRecycling.swift).
     var recycle = RecycleCache()
 

@@ -80,7 +80,7 @@ struct ContactColouring {
         masks.withUnsafeMutableBufferPointer { masks in
             for id in ids {
                 let k = Int(id)
-                guard contacts[k].pointCount > 0 else { continue }
+                guard contacts[k].pointCount > 0 && !contacts[k].passes else { continue }
                 let ia = b.slot(contacts[k].bodyA, solverSlot), ib = b.slot(contacts[k].bodyB, solverSlot)
                 let movesA = b.mass[ia].moves, movesB = b.mass[ib].moves
                 guard movesA || movesB else { continue }

@@ -1,20 +1,19 @@
 extension PhysicsWorld {
-    /// Grows the boxes of awake bodies by how far they can move this step, so that speculative contacts cover
-    /// the whole step (no tunnelling), and moves their proxies: a proxy whose box left its fat box is reinserted
-    /// and buffered for pair finding. Sleeping and static bodies cost nothing.
+    /// Moves the proxies of awake bodies to their boxes grown by half the speculative distance (two boxes then
+    /// overlap once their shapes are within it; a boundary's box is grown by the other half), reinserting and
+    /// buffering a proxy for pair finding only when its box left its fat box. The boxes are not grown with
+    /// speed: a fast body is kept from passing through things by continuous collision (Engine/Continuous.swift),
+    /// not by speculative contacts along its path. The predicted motion only makes a reinserted fat box reach
+    /// ahead (DynamicTree.moveProxy). Sleeping and static bodies cost nothing.
     mutating func prepareProxies() {
-        let spec = Tuning.speculativeDistance
+        let e = 0.5 * Tuning.speculativeDistance
+        let reach = Tuning.maxLinearSpeed * dt
         proxiesPreparedLastStep = awakeBodies.count
         for slot in 0..<awakeBodies.count {
             let i = Int(awakeBodies[slot])
             let b = bodies[i]
             let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
-            let speed = min(b.velocity.length + accel.length * dt, Tuning.maxLinearSpeed)
-            var e = 0.5 * spec + speed * dt
-            if !b.isCircle { e += min(abs(b.angularVelocity) * dt, 1) * b.boundingRadius }
-            // The predicted motion (no longer than the `speed * dt` part of the margin).
-            let sweep = clampLength((b.velocity + accel * dt) * dt, speed * dt)
-            updateGeometry(i, expansion: e, sweep: sweep)
+            updateGeometry(i, expansion: e, lookAhead: clampLength((b.velocity + accel * dt) * dt, reach))
         }
     }
 
@@ -127,46 +126,53 @@ extension PhysicsWorld {
                                 continue
                             }
                             let p = Int(cb[k].bodyA), q = Int(cb[k].bodyB)
+                            @inline(__always) func views() -> (ShapeView, ShapeView) {
+                                if q >= 0 { return (shapeView(body: p, wv, wn), shapeView(body: q, wv, wn)) }
+                                let seg = segments[Int(cb[k].segment)]
+                                return (shapeView(body: p, wv, wn),
+                                        ShapeView(isCircle: false, radius: 0, center: seg.a,
+                                                  vertices: svb.baseAddress! + seg.vertexStart,
+                                                  normals: snb.baseAddress! + seg.vertexStart, count: 2))
+                            }
                             let poseA = RecyclePose(bodies[p])
                             let poseB = q >= 0 ? RecyclePose(bodies[q]) : .fixed
+                            var change: ContactChange
                             if cb[k].recycle.tryRecycle(&cb[k], poseA, poseB) {
                                 recycled += 1
-                                let change = touchingChange(&cb[k])
-                                if change.kind != .none {
-                                    var c = change
-                                    c.id = id
-                                    changes.append(c)
-                                }
-                                continue
-                            }
-                            updates += 1
-                            let viewA = shapeView(body: p, wv, wn)
-                            let viewB: ShapeView
-                            let margin: Double
-                            let centerB: Vec2
-                            if q >= 0 {
-                                viewB = shapeView(body: q, wv, wn)
-                                margin = expansion[p] + expansion[q]
-                                centerB = bodies[q].centerOfMass
-                                cb[k].friction = (bodies[p].friction * bodies[q].friction).squareRoot()
-                                cb[k].restitution = max(bodies[p].elasticity, bodies[q].elasticity)
+                                change = touchingChange(&cb[k])
                             } else {
-                                let seg = segments[Int(cb[k].segment)]
-                                viewB = ShapeView(isCircle: false, radius: 0, center: seg.a,
-                                                  vertices: svb.baseAddress! + seg.vertexStart,
-                                                  normals: snb.baseAddress! + seg.vertexStart, count: 2)
-                                margin = expansion[p] + 0.5 * Tuning.speculativeDistance
-                                centerB = .zero
-                                cb[k].friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
-                                cb[k].restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
+                                updates += 1
+                                let centerB: Vec2
+                                var apart: Vec2? = nil
+                                if q >= 0 {
+                                    centerB = bodies[q].centerOfMass
+                                    apart = coincidentNormal(bodies[p].id, bodies[q].id)
+                                    cb[k].friction = (bodies[p].friction * bodies[q].friction).squareRoot()
+                                    cb[k].restitution = max(bodies[p].elasticity, bodies[q].elasticity)
+                                } else {
+                                    centerB = .zero
+                                    cb[k].friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
+                                    cb[k].restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
+                                }
+                                let (viewA, viewB) = views()
+                                let m = collide(viewA, viewB, margin: Tuning.speculativeDistance, apart: apart)
+                                change = updateManifold(&cb[k], m, centerA: bodies[p].centerOfMass, centerB: centerB)
+                                cb[k].recycle = RecycleCache(poseA, poseB)
                             }
-                            let m = collide(viewA, viewB, margin: margin)
-                            let change = updateManifold(&cb[k], m, centerA: bodies[p].centerOfMass, centerB: centerB)
-                            cb[k].recycle = RecycleCache(poseA, poseB)
+                            cb[k].passes = false
+                            if let motion = closingMotion(cb[k], p, q) {
+                                let (viewA, viewB) = views()
+                                cb[k].passes = passesBy(viewA, viewB, motion.displacement, motion.slack)
+                            }
+                            if cb[k].passes {
+                                // Nothing acts between them this step, so nothing is carried into the next.
+                                cb[k].p0.normalImpulse = 0; cb[k].p0.tangentImpulse = 0
+                                cb[k].p1.normalImpulse = 0; cb[k].p1.tangentImpulse = 0
+                            }
+                            if cb[k].minSeparation < -Tuning.restlessOverlap { change.kind.insert(.restless) }
                             if change.kind != .none {
-                                var c = change
-                                c.id = id
-                                changes.append(c)
+                                change.id = id
+                                changes.append(change)
                             }
                         }
                     }
@@ -243,6 +249,10 @@ extension PhysicsWorld {
             return
         }
         let c = contacts[Int(change.id)]
+        if change.kind.contains(.restless) {
+            bodies[Int(c.bodyA)].keepAwake = true
+            if c.bodyB >= 0 && !bodies[Int(c.bodyB)].isStatic { bodies[Int(c.bodyB)].keepAwake = true }
+        }
         if change.kind.contains(.began) {
             emit(.began(bodies[Int(c.bodyA)].id, partner(of: c), point: change.point))
         } else if change.kind.contains(.ended) {
@@ -290,6 +300,8 @@ struct ContactChange {
         static let ended = Kind(rawValue: 4)
         static let gainedPoints = Kind(rawValue: 8)
         static let lostPoints = Kind(rawValue: 16)
+        /// The contact overlaps by more than `Tuning.restlessOverlap`: its bodies may not sleep.
+        static let restless = Kind(rawValue: 32)
     }
     var id: Int32
     var kind: Kind

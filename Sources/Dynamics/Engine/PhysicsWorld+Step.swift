@@ -1,6 +1,6 @@
 extension PhysicsWorld {
     /// One fixed step of `dt`: proxies, contacts (linking islands, waking what touches awake bodies), the
-    /// soft-step solver with sub-steps, then transforms, the bounds guard, sleep timers and island sleep.
+    /// soft-step solver with sub-steps, continuous collision of the fast bodies, then transforms, the bounds guard, sleep timers and island sleep.
     /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
     /// The stages are `StepStage`'s, in its order; `stageObserver` (if set) hears each one begin.
     mutating func step() {
@@ -17,6 +17,8 @@ extension PhysicsWorld {
         // The solver's contacts: those of the bodies awake now (a contact may have woken an island).
         refreshAwakeContacts()
         solve()
+        stageObserver?(.continuous)
+        solveContinuous()
         stageObserver?(.finalize)
         finalizeBodies()
         stageObserver?(.sleep)
@@ -232,24 +234,44 @@ extension PhysicsWorld {
         }
     }
 
-    /// Last line of defence behind the speculative contacts: a body whose center got more than half its inner
-    /// radius past its reference bounds is put back and loses its outward velocity.
+    /// Last line of defence behind contacts and continuous collision: a body whose shape reaches more than
+    /// `Tuning.boundsTolerance` past its reference bounds is put back to overlap them by a linear slop (a resting
+    /// contact's depth) and loses its outward velocity; one larger than its bounds is centred in them.
     private func confine(_ b: inout Body) {
-        let margin = 0.5 * (b.isCircle ? b.radius : b.innerRadius)
+        let tol = Tuning.boundsTolerance, slop = Tuning.linearSlop
         for slot in 0..<min(64, boundsRects.count) where b.boundsMask & (1 << UInt64(slot)) != 0 {
             let r = boundsRects[slot]
-            let lo = Vec2(r.minX + margin, r.minY + margin), hi = Vec2(r.maxX - margin, r.maxY - margin)
-            if lo.x <= hi.x {
-                if b.center.x < lo.x { b.center.x = lo.x; b.velocity.x = max(b.velocity.x, 0) }
-                if b.center.x > hi.x { b.center.x = hi.x; b.velocity.x = min(b.velocity.x, 0) }
-            } else {
-                b.center.x = 0.5 * (r.minX + r.maxX)
+            let c = b.center, reach = b.boundingRadius
+            if c.x - reach >= r.minX - tol && c.x + reach <= r.maxX + tol
+                && c.y - reach >= r.minY - tol && c.y + reach <= r.maxY + tol { continue }
+            // The shape's extent around its center.
+            var lo = Vec2(-b.radius, -b.radius), hi = Vec2(b.radius, b.radius)
+            if !b.isCircle {
+                lo = Vec2(.infinity, .infinity)
+                hi = Vec2(-.infinity, -.infinity)
+                for k in b.vertexStart..<(b.vertexStart + b.vertexCount) {
+                    let v = b.rot.rotate(localVertices[k])
+                    lo = Vec2(min(lo.x, v.x), min(lo.y, v.y))
+                    hi = Vec2(max(hi.x, v.x), max(hi.y, v.y))
+                }
             }
-            if lo.y <= hi.y {
-                if b.center.y < lo.y { b.center.y = lo.y; b.velocity.y = max(b.velocity.y, 0) }
-                if b.center.y > hi.y { b.center.y = hi.y; b.velocity.y = min(b.velocity.y, 0) }
-            } else {
-                b.center.y = 0.5 * (r.minY + r.maxY)
+            if hi.x - lo.x > r.maxX - r.minX {
+                b.center.x = 0.5 * (r.minX + r.maxX) - 0.5 * (lo.x + hi.x)
+            } else if c.x + lo.x < r.minX - tol {
+                b.center.x = r.minX - slop - lo.x
+                b.velocity.x = max(b.velocity.x, 0)
+            } else if c.x + hi.x > r.maxX + tol {
+                b.center.x = r.maxX + slop - hi.x
+                b.velocity.x = min(b.velocity.x, 0)
+            }
+            if hi.y - lo.y > r.maxY - r.minY {
+                b.center.y = 0.5 * (r.minY + r.maxY) - 0.5 * (lo.y + hi.y)
+            } else if c.y + lo.y < r.minY - tol {
+                b.center.y = r.minY - slop - lo.y
+                b.velocity.y = max(b.velocity.y, 0)
+            } else if c.y + hi.y > r.maxY + tol {
+                b.center.y = r.maxY + slop - hi.y
+                b.velocity.y = min(b.velocity.y, 0)
             }
         }
     }

@@ -107,11 +107,20 @@ struct PhysicsWorld {
     /// Proxies grown by the last step's `prepareProxies`.
     var proxiesPreparedLastStep = 0
 
-    /// Per body: its tight box grown by `expansion` (how far it may move this step), the box its proxy's fat
+    /// Per body: its tight box grown by `expansion` (half the speculative distance), the box its proxy's fat
     /// box must contain.
     var boxes: [AABB] = []
     var expansion: [Double] = []
     // Scratch reused every step.
+    /// The continuous stage's candidates, tree stack and bullets (solver slots) of the step.
+    var ccdCandidates: [Int32] = []
+    var ccdStack: [Int32] = []
+    var bulletSlots: [Int32] = []
+    /// Slots the continuous stage stopped this step, and per slot the fraction of its motion it kept.
+    var stoppedSlots: [Int32] = []
+    var stopFraction: [Double] = []
+    /// Bodies the last step's continuous stage stopped at a time of impact (for tests and profiles).
+    var continuousStopsLastStep = 0
     var pairs: [ProxyPair] = []
     var contactChanges: [ContactChange] = []
     /// Union-find parents over an island's bodies while it is split.
@@ -252,12 +261,10 @@ struct PhysicsWorld {
 
     // MARK: geometry
 
-    /// Recomputes the world-space vertices of body `i` and its box grown by `expansion`, and moves its proxy
-    /// (reinserted and buffered for pair finding only when the box left the fat box).
-    ///
-    /// `sweep` is how far the body is predicted to move this step (its part of `e`): the box covers the sweep
-    /// and is grown by the rest of `e` on every side, so everything the body can reach this step is inside.
-    mutating func updateGeometry(_ i: Int, expansion e: Double, sweep: Vec2 = .zero) {
+    /// Recomputes the world-space vertices of body `i` and its box grown by `expansion` on every side, and moves
+    /// its proxy (reinserted and buffered for pair finding only when the box left the fat box). `lookAhead` is
+    /// how far the body is predicted to move this step: a reinserted fat box reaches ahead along it.
+    mutating func updateGeometry(_ i: Int, expansion e: Double, lookAhead: Vec2 = .zero) {
         let b = bodies[i]
         var box: AABB
         if b.isCircle {
@@ -273,15 +280,11 @@ struct PhysicsWorld {
                 box.maxX = max(box.maxX, v.x); box.maxY = max(box.maxY, v.y)
             }
         }
-        // Swept along the predicted motion, grown on every side by what is left of the margin (the speculative
-        // distance and the turn), rather than grown by the whole margin on every side: a fast body's box stays
-        // a thin sweep instead of a square, so its pair count does not grow with the square of its speed.
-        let g = max(e - sweep.length, 0)
-        box.minX += min(sweep.x, 0) - g; box.maxX += max(sweep.x, 0) + g
-        box.minY += min(sweep.y, 0) - g; box.maxY += max(sweep.y, 0) + g
+        box.minX -= e; box.maxX += e
+        box.minY -= e; box.maxY += e
         boxes[i] = box
         expansion[i] = e
-        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box, displacement: sweep) }
+        if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], box, displacement: lookAhead) }
     }
 
     /// A boundary segment's tight box: the segment grown by the speculative margin it collides with.

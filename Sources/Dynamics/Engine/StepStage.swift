@@ -25,6 +25,10 @@ public enum StepStage: String, CaseIterable, Sendable {
     /// The rigid restitution passes when something bounces, then the impulses stored back into the
     /// persistent contacts for the next step's warm start.
     case restitution
+    /// Continuous collision (Engine/Continuous.swift): bodies that moved farther than the speculative window
+    /// swept against boundaries and anchored items, bullets also against the other items; each stopped at its
+    /// first time of impact.
+    case continuous
     /// Positions and velocities written back to the bodies, the bounds guard, sleep timers, island stamps.
     case finalize
     /// The split candidate split; resting islands put to sleep whole; the awake set compacted.

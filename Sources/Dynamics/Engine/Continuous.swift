@@ -1,0 +1,228 @@
+/// Continuous collision (after Box2D v3's `b2SolveContinuous`, docs/ENGINE.md "Continuous collision"): after
+/// the solve, a body that moved farther this step than the speculative window covers is swept from its pose at
+/// the start of the step to the solver's end pose against the boundaries and anchored items in its path, and
+/// stopped at the first time of impact (a linear slop before contact), keeping its velocity: the next step's
+/// contact then meets it there. A body fast relative to its own size is a bullet: it is also swept against the
+/// other items at their end poses (after the other fast bodies were stopped), so a fling or a hard tap cannot
+/// carry it through another item. Two bullets are not swept against each other (as in Box2D).
+///
+/// The time of impact is found by conservative advancement: the separation of the two shapes (a lower bound of
+/// their distance, `shapeSeparation`) divided by the fastest rate at which the sweep can close it is a fraction
+/// of the step that is safe to advance by; repeated until the shapes are within the target. A body that already
+/// touches what it is swept against is swept with a small core disc instead (Box2D's core fallback), so that
+/// sliding along a wall never stops it.
+extension PhysicsWorld {
+    /// The continuous stage: call after the solve (states hold the step's deltas), before `finalizeBodies`.
+    mutating func solveContinuous() {
+        let count = awakeBodies.count
+        continuousStopsLastStep = 0
+        guard count > 0 else { return }
+        bulletSlots.removeAll(keepingCapacity: true)
+        stoppedSlots.removeAll(keepingCapacity: true)
+        stopFraction.removeAll(keepingCapacity: true)
+        stopFraction.append(contentsOf: repeatElement(1, count: count))
+        var stopped = 0
+        for slot in 0..<count {
+            let i = Int(awakeBodies[slot])
+            let da = turned[slot]
+            // Only the fields needed, not the whole body: this loop visits every awake body every step.
+            let motion = states[slot].dp.length + (da == 0 ? 0 : abs(da) * reach(bodies[i]))
+            guard motion > Tuning.speculativeDistance + Tuning.linearSlop else { continue }
+            let inner = bodies[i].isCircle ? bodies[i].radius : bodies[i].innerRadius
+            let isBullet = motion > Tuning.bulletFraction * max(inner, Tuning.linearSlop)
+            if isBullet { bulletSlots.append(Int32(slot)) }
+            if sweep(slot, againstItems: false) { stopped += 1 }
+        }
+        if !stoppedSlots.isEmpty { stopTouchingNeighbours() }
+        for slot in bulletSlots where sweep(Int(slot), againstItems: true) { stopped += 1 }
+        continuousStopsLastStep = stopped
+    }
+
+    /// How far a point of body `b` reaches from its centre of mass.
+    @inline(__always) private func reach(_ b: Body) -> Double { b.boundingRadius + b.localCentroid.length }
+
+    /// Sweeps the body in solver slot `slot` against the static tree (and with `againstItems` the movable tree)
+    /// and shortens its step's motion to the first impact. Returns true when it was stopped.
+    private mutating func sweep(_ slot: Int, againstItems: Bool) -> Bool {
+        let i = Int(awakeBodies[slot])
+        let b = bodies[i]
+        let dp = states[slot].dp, da = turned[slot]
+        guard dp.lengthSquared > 0 || da != 0 else { return false }
+        // The swept box: the start box and a disc around the end pose, grown by a slop.
+        let start = boxes[i], r = reach(b) + Tuning.linearSlop
+        let end = b.centerOfMass + dp
+        let box = AABB(minX: min(start.minX, end.x - r), minY: min(start.minY, end.y - r),
+                       maxX: max(start.maxX, end.x + r), maxY: max(start.maxY, end.y + r))
+        ccdCandidates.removeAll(keepingCapacity: true)
+        var st: [Int32] = []
+        swap(&st, &ccdStack)
+        broadPhase.staticTree.query(box, stack: &st) { n in ccdCandidates.append(broadPhase.staticTree.userData(n)) }
+        if againstItems {
+            broadPhase.movableTree.query(box, stack: &st) { n in ccdCandidates.append(broadPhase.movableTree.userData(n)) }
+        }
+        swap(&st, &ccdStack)
+        var best = 1.0
+        let candidates = ccdCandidates
+        withUnsafeTemporaryAllocation(of: Vec2.self, capacity: 4 * ShapeGeometry.maxPolygonVertices) { buffer in
+        segmentVertices.withUnsafeBufferPointer { sv in
+        segmentNormals.withUnsafeBufferPointer { sn in
+            let m = ShapeGeometry.maxPolygonVertices
+            let base = buffer.baseAddress!
+            let scratch = SweepScratch(verticesA: base, normalsA: base + m, verticesB: base + 2 * m,
+                                       normalsB: base + 3 * m, segmentVertices: sv.baseAddress ?? UnsafePointer(base),
+                                       segmentNormals: sn.baseAddress ?? UnsafePointer(base))
+            for o in candidates where collidable(body: i, owner: o) {
+                if o >= 0 && !bodies[Int(o)].isStatic {
+                    // Another item: only a bullet is swept against it, never against another bullet.
+                    let s = solverSlot[Int(o)]
+                    if s >= 0 && bulletSlots.contains(s) { continue }
+                }
+                if let t = timeOfImpact(body: i, dp: dp, da: da, against: o, before: best, scratch) {
+                    best = min(best, t)
+                }
+            }
+        }
+        }
+        }
+        guard best < 1 else { return false }
+        stop(slot, at: best * stopFraction[slot])
+        return true
+    }
+
+    /// Shortens the step's motion of solver slot `slot` to `fraction` of what the solver gave it.
+    private mutating func stop(_ slot: Int, at fraction: Double) {
+        let scale = fraction / stopFraction[slot]
+        let dp = states[slot].dp
+        states[slot].delta.x = Float(dp.x * scale)
+        states[slot].delta.y = Float(dp.y * scale)
+        turned[slot] *= scale
+        stopFraction[slot] = fraction
+        stoppedSlots.append(Int32(slot))
+    }
+
+    /// A stack falls together: the solver moved the bodies touching a stopped body with it, so a fast body in
+    /// contact with one (points within the speculative distance, solved this step) is stopped at the same
+    /// fraction of the step, and so on through the stack. Without this, a box riding on a box that hit the
+    /// floor would run on into it by the rest of the step's motion and be thrown off by the push-out.
+    private mutating func stopTouchingNeighbours() {
+        var next = 0
+        while next < stoppedSlots.count {
+            let slot = Int(stoppedSlots[next])
+            next += 1
+            let i = Int(awakeBodies[slot]), fraction = stopFraction[slot]
+            var c = contactHead[i]
+            while c >= 0 {
+                let k = Int(c)
+                let other = contacts[k].bodyA == Int32(i) ? contacts[k].bodyB : contacts[k].bodyA
+                if other >= 0 && contacts[k].pointCount > 0 && !contacts[k].passes {
+                    let s = Int(solverSlot[Int(other)])
+                    if s >= 0 && stopFraction[s] > fraction
+                        && states[s].dp.length > Tuning.speculativeDistance + Tuning.linearSlop {
+                        stop(s, at: fraction)
+                    }
+                }
+                c = nextContact(c, ofBody: i)
+            }
+        }
+    }
+
+    /// The fraction of the step at which body `i`, moving by `dp` and turning by `da` about its centre of mass,
+    /// first comes within a linear slop of `owner` (a segment, an anchored body, or another body at its end
+    /// pose), if earlier than `before`.
+    private func timeOfImpact(body i: Int, dp: Vec2, da: Double, against owner: Int32, before: Double,
+                              _ scratch: SweepScratch) -> Double? {
+        let other = otherView(owner, scratch)
+        let b = bodies[i]
+        let rate = dp.length + abs(da) * reach(b)
+        let first = advance(rate: rate, before: before) { t in
+            shapeSeparation(self.fastView(i, dp: dp, da: da, at: t, scratch), other)
+        }
+        guard let first else { return nil }
+        if first > 0 { return first }
+        // Touching at the start: sweep a core disc instead, so that a body sliding along a wall is not stopped.
+        let core = 0.25 * (b.isCircle ? b.radius : b.innerRadius)
+        guard core > 0 else { return nil }
+        let coreRate = dp.length + abs(da) * b.localCentroid.length
+        let t = advance(rate: coreRate, before: before) { t in
+            let pose = self.pose(b, dp: dp, da: da, at: t)
+            let disc = ShapeView(isCircle: true, radius: core, center: pose.center, vertices: scratch.segmentVertices,
+                                 normals: scratch.segmentNormals, count: 0)
+            return shapeSeparation(disc, other)
+        }
+        guard let t, t > 0 else { return nil }
+        return t
+    }
+
+    /// Conservative advancement from t = 0: nil when the shapes stay apart until `before`, else the fraction
+    /// at which their separation came within the target (0 when they start within it).
+    @inline(__always) private func advance(rate: Double, before: Double, _ separation: (Double) -> Double) -> Double? {
+        let target = Tuning.linearSlop, tolerance = 0.25 * Tuning.linearSlop
+        guard rate > 0 else { return nil }
+        var t = 0.0
+        var s = separation(0)
+        for _ in 0..<32 {
+            if s <= target + tolerance { return t }
+            t += (s - target) / rate
+            if t >= before { return nil }
+            s = separation(t)
+        }
+        return t
+    }
+
+    /// Body `b`'s item centre and rotation at fraction `t` of a motion `dp`, `da` of its centre of mass.
+    @inline(__always) private func pose(_ b: Body, dp: Vec2, da: Double, at t: Double) -> (center: Vec2, rot: Rot) {
+        let rot = da == 0 ? b.rot : Rot(angle: b.angle + da * t)
+        let com = b.centerOfMass + dp * t
+        return (b.localCentroid == .zero ? com : com - rot.rotate(b.localCentroid), rot)
+    }
+
+    /// The fast body's shape at fraction `t` (its vertices in the `ccdVerticesA` scratch).
+    private func fastView(_ i: Int, dp: Vec2, da: Double, at t: Double, _ scratch: SweepScratch) -> ShapeView {
+        let b = bodies[i]
+        let p = pose(b, dp: dp, da: da, at: t)
+        if b.isCircle {
+            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices, normals: scratch.segmentNormals,
+                             count: 0)
+        }
+        for k in 0..<b.vertexCount {
+            scratch.verticesA[k] = p.center + p.rot.rotate(localVertices[b.vertexStart + k])
+            scratch.normalsA[k] = p.rot.rotate(localNormals[b.vertexStart + k])
+        }
+        return ShapeView(isCircle: false, radius: 0, center: p.center, vertices: UnsafePointer(scratch.verticesA),
+                         normals: UnsafePointer(scratch.normalsA), count: b.vertexCount)
+    }
+
+    /// What a body is swept against: a segment or an anchored body as they are, another body at its end pose
+    /// (its vertices in the `ccdVerticesB` scratch).
+    private func otherView(_ owner: Int32, _ scratch: SweepScratch) -> ShapeView {
+        if owner < 0 {
+            let seg = segments[Int(-1 - owner)]
+            return ShapeView(isCircle: false, radius: 0, center: seg.a, vertices: scratch.segmentVertices + seg.vertexStart,
+                             normals: scratch.segmentNormals + seg.vertexStart, count: 2)
+        }
+        let b = bodies[Int(owner)]
+        let s = solverSlot[Int(owner)]
+        let p = s >= 0 ? pose(b, dp: states[Int(s)].dp, da: turned[Int(s)], at: 1) : (center: b.center, rot: b.rot)
+        if b.isCircle {
+            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices, normals: scratch.segmentNormals,
+                             count: 0)
+        }
+        for k in 0..<b.vertexCount {
+            scratch.verticesB[k] = p.center + p.rot.rotate(localVertices[b.vertexStart + k])
+            scratch.normalsB[k] = p.rot.rotate(localNormals[b.vertexStart + k])
+        }
+        return ShapeView(isCircle: false, radius: 0, center: p.center, vertices: UnsafePointer(scratch.verticesB),
+                         normals: UnsafePointer(scratch.normalsB), count: b.vertexCount)
+    }
+}
+
+/// Where the continuous stage builds the swept shapes' vertices (stack memory for the duration of one sweep),
+/// and the boundary segments' vertex pools.
+struct SweepScratch {
+    var verticesA: UnsafeMutablePointer<Vec2>
+    var normalsA: UnsafeMutablePointer<Vec2>
+    var verticesB: UnsafeMutablePointer<Vec2>
+    var normalsB: UnsafeMutablePointer<Vec2>
+    var segmentVertices: UnsafePointer<Vec2>
+    var segmentNormals: UnsafePointer<Vec2>
+}

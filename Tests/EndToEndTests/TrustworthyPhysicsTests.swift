@@ -1,0 +1,78 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// Part H through the real server (docs/ENGINE.md, "Only touching bodies interact", "Every pile
+    /// separates"), counted in held ticks: balls that never touch stay still sideways, and items spawned at one
+    /// point separate.
+    @Suite(.serialized, .timeLimit(.minutes(2)))
+    struct TrustworthyPhysicsTests {
+        @Test func elasticBallsFallingSideBySideNeverPushEachOtherSideways() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            var balls: [Int] = []
+            for k in 0..<30 {
+                // 16 pt balls 1.6 pt apart, every third one 30 or 60 pt higher.
+                let x = 100 + Double(k) * 17.6, y = 200 - Double(k % 3) * 30
+                let line = #"{"type":"spawn","id":\#(k + 1),"shape":"ellipse","width":16,"height":16,"x":\#(x),"y":\#(y),"elasticity":1}"#
+                balls.append(Int(try #require(try client.ack(line, id: k + 1)?.number("body"))))
+            }
+            var worst = 0.0
+            var landed = 0
+            for k in 0..<24 {
+                let snap = try #require(try client.step(10, id: 100 + k))
+                for id in balls {
+                    let b = try #require(snap.body(id))
+                    worst = max(worst, abs(b.vx))
+                    if b.y > 580 { landed += 1 }
+                }
+            }
+            #expect(landed > 0, "the balls reached the floor and bounced")
+            // Before the fixed speculative distance: up to 4 336 pt/s sideways (Box2D 2.3: 0.00 pt/s).
+            #expect(worst < 1, "largest sideways speed \(worst) pt/s")
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func circlesSpawnedAtOnePointSeparate() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            var ids: [Int] = []
+            for k in 0..<80 {
+                let line = #"{"type":"spawn","id":\#(k + 1),"shape":"ellipse","width":30,"height":30,"x":400,"y":300}"#
+                ids.append(Int(try #require(try client.ack(line, id: k + 1)?.number("body"))))
+            }
+            var last: Snapshot?
+            var restingOverlap = 0.0, outside = 0.0
+            for k in 0..<20 {
+                let snap = try #require(try client.step(30, id: 200 + k))
+                let bodies = try ids.map { id in try #require(snap.body(id)) }
+                for b in bodies { outside = max(outside, 15 - b.x, 15 - b.y, b.x + 15 - 800, b.y + 15 - 600) }
+                if snap.paused { restingOverlap = max(restingOverlap, Self.deepestOverlap(bodies, radius: 15)) }
+                last = snap
+            }
+            let final = try #require(last)
+            let end = try ids.map { try #require(final.body($0)) }
+            let overlap = Self.deepestOverlap(end, radius: 15)
+            #expect(overlap <= 2, "deepest overlap after 600 ticks: \(overlap) pt (was 20 pt, in one column)")
+            #expect(outside <= 1, "a circle was \(outside) pt outside the world")
+            #expect(restingOverlap <= 3, "the world rested with an overlap of \(restingOverlap) pt")
+            let xs = end.map(\.x)
+            #expect(xs.max()! - xs.min()! > 150, "spread across \(xs.max()! - xs.min()!) pt, not one column")
+            withExtendedLifetime(server) {}
+        }
+
+        private static func deepestOverlap(_ bodies: [BodyState], radius: Double) -> Double {
+            var deepest = 0.0
+            for i in 0..<bodies.count {
+                for j in (i + 1)..<bodies.count {
+                    let d = hypot(bodies[i].x - bodies[j].x, bodies[i].y - bodies[j].y)
+                    deepest = max(deepest, 2 * radius - d)
+                }
+            }
+            return deepest
+        }
+    }
+}
