@@ -39,19 +39,21 @@ extension Room {
     }
 
     /// True when a beat has nothing to do but count ticks: no step, no snapshot but the keep-alive.
-    var isAtRest: Bool { world.held || (!world.animator.isRunning && sentPausedSnapshot) }
+    var isAtRest: Bool { playback || world.held || (!world.animator.isRunning && sentPausedSnapshot) }
 
     /// Runs the ticks due at `nowNs`, stopping once `budgetNs` is spent (the rest is given back to the clock
     /// and is due again at once). Returns true when ticks were given back.
     func advance(nowNs: UInt64, budgetNs: UInt64, audience: RoomAudience) -> Bool {
         let due = clock.due(nowNs: nowNs)
         guard due > 0 else { return false }
-        // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`).
-        if world.held { return false }
+        // A held world takes no steps and its tick stands still (docs/PROTOCOL.md, `pause`); a replay drives
+        // its room itself.
+        if world.held || playback { return false }
         if isAtRest {
             // At rest: the ticks pass without a step; only the once-a-second keep-alive goes out.
             tick += due
             pending.ticks += due
+            recordHashIfDue()
             if Double(tick - lastKeepAliveTick) >= config.tickHz {
                 lastKeepAliveTick = tick
                 if audience.members > 0 { pending.snapshotPaused = true }
@@ -78,6 +80,7 @@ extension Room {
         tick += 1
         pending.ticks += 1
         unsaved = true
+        recordHashIfDue()
         if audience.wantsContacts { encodeContacts(into: &pending.contactLines) } else { _ = world.animator.takeContactEvents() }
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
         guard index != lastSnapshotIndex else { return }
@@ -167,5 +170,7 @@ extension Room {
             session.connection.write(shared)
             session.feed.needKeyframe()
         }
+        // A held world shows its new shape at once: the scene, then its poses (docs/PROTOCOL.md, `pause`).
+        if world.held { broadcastSnapshot(paused: !world.animator.isRunning) }
     }
 }
