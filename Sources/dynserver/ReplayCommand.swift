@@ -23,9 +23,32 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         guard speed >= 0.01, speed <= 1000 else { throw ValidationError("--speed must be 0.01...1000") }
-        guard serve || serverFlags.isEmpty else {
-            throw ValidationError("unknown arguments \(serverFlags.joined(separator: " ")) (server flags go with --serve)")
+        guard serve || ReplayCommand.serverArguments(CommandLine.arguments, file: file).isEmpty else {
+            throw ValidationError("server flags go with --serve")
         }
+    }
+
+    /// The server's flags of `dynserver replay FILE --serve …`: the command line without the program, the
+    /// subcommand, FILE and replay's own options. (The parser hands flags the root command knows to the root,
+    /// so they are read from the command line itself.)
+    static func serverArguments(_ arguments: [String], file: String) -> [String] {
+        var rest = Array(arguments.dropFirst())
+        if let index = rest.firstIndex(of: "replay") { rest.remove(at: index) }
+        if let index = rest.firstIndex(of: file) { rest.remove(at: index) }
+        var out: [String] = []
+        var i = 0
+        while i < rest.count {
+            let arg = rest[i]
+            switch arg {
+            case "--validate", "--serve": i += 1
+            case "--until", "--speed": i += 2
+            default:
+                if arg.hasPrefix("--until=") || arg.hasPrefix("--speed=") { i += 1; continue }
+                out.append(arg)
+                i += 1
+            }
+        }
+        return out
     }
 
     func run() throws {
@@ -37,7 +60,7 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if serve {
-            let server = try DynServerCommand.parse(serverFlags)
+            let server = try DynServerCommand.parse(ReplayCommand.serverArguments(CommandLine.arguments, file: file))
             try server.serve(replay: ReplayServing(recording: recording, speed: speed, until: until))
             return
         }
