@@ -90,7 +90,7 @@ struct ReplayCommand: ParsableCommand {
             StandardError.line("dynserver replay: \(error)")
             throw ExitCode(2)
         }
-        while player.advance(until: until) {}
+        while player.advance(until: until) != nil {}
         let seconds = Double(EventLoop.hrtimeNs - started) / 1e9
         let line = Array((player.summary(seconds: seconds) + "\n").utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }

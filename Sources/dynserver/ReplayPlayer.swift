@@ -49,27 +49,26 @@ final class ReplayPlayer {
     /// Fixed ticks the room ran (between entries and in `step` commands alike; a restore does not undo them).
     private(set) var ticks: UInt64 = 0
 
-    /// Applies the entries due at the room's tick (and, in a held room, the next one whatever its tick says:
-    /// a held room's tick only moves by `step`); then, when the next entry lies ahead, runs one tick. Returns
-    /// false once the recording is done or the next entry lies beyond `until`.
-    func advance(until: UInt64? = nil) -> Bool {
-        while next < recording.entries.count, recording.entries[next].tick <= room.tick {
-            if let until, recording.entries[next].tick > until { return false }
-            play(recording.entries[next])
+    /// One step of the replay: the next entry when it is due at the room's tick (in a held room, whatever its
+    /// tick says: a held room's tick moves only by `step`), else one fixed tick. Returns the ticks it took
+    /// (0 for a command but `step`, which takes its ticks), or nil once the recording is done or the next
+    /// entry lies beyond `until`.
+    func advance(until: UInt64? = nil) -> UInt64? {
+        guard next < recording.entries.count else { return nil }
+        let entry = recording.entries[next]
+        if let until, entry.tick > until { return nil }
+        if entry.tick <= room.tick {
             next += 1
+            return play(entry)
         }
-        guard next < recording.entries.count else { return false }
-        if let until, room.tick >= until { return false }
         if room.world.held {
             // Live, a held room's tick moves only by `step`: an entry ahead of it means the replay went astray.
-            noteDivergence(Divergence(tick: room.tick, expected: "tick \(recording.entries[next].tick)",
-                                      got: "tick \(room.tick) (held)"))
-            let entry = recording.entries[next]
+            noteDivergence(Divergence(tick: room.tick, expected: "tick \(entry.tick)", got: "tick \(room.tick) (held)"))
             room.tick = entry.tick
-            return true
+            return 0
         }
         runTick()
-        return true
+        return 1
     }
 
     /// One fixed tick, as `Room.runTick` takes it live.
@@ -80,24 +79,29 @@ final class ReplayPlayer {
         _ = room.world.animator.takeContactEvents()
     }
 
-    private func play(_ entry: Recording.Entry) {
+    private func play(_ entry: Recording.Entry) -> UInt64 {
         switch entry {
         case let .hash(tick, expected):
             hashesChecked += 1
             let got = StateHasher.hex(room.world.stateHash(tick: room.tick))
             if got != expected { noteDivergence(Divergence(tick: tick, expected: expected, got: got)) }
+            return 0
         case let .command(tick, client, name, command):
             commands += 1
             let session = standIn(client: client, name: name)
             do {
                 _ = try room.apply(command, from: session)
-                if case .step(let n) = command { ticks += UInt64(n) }
                 if case .restore = command { room.broadcastRestored() }
                 room.syncScene()
+                if case .step(let n) = command {
+                    ticks += UInt64(n)
+                    return UInt64(n)
+                }
             } catch {
                 noteDivergence(Divergence(tick: tick, expected: "\(command.typeName) applied",
                                           got: "\(error.code.rawValue): \(error.message)"))
             }
+            return 0
         }
     }
 
@@ -136,6 +140,9 @@ final class ReplayPlayer {
             w.null()
         }
         w.key("seconds"); w.number(seconds)
+        // Where the replay ended, to compare with the live room's `hash`.
+        w.key("tick"); w.uint(room.tick)
+        w.key("hash"); w.string(StateHasher.hex(room.world.stateHash(tick: room.tick)))
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
     }

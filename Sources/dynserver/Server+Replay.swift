@@ -40,11 +40,15 @@ extension Server {
             let elapsed = Double(EventLoop.hrtimeNs &- startNs) / 1e9
             let due = UInt64(elapsed * header.tickHz * replay.speed)
             var more = true
-            // At most a second of the recording per timer pass, so a fast replay still lets the loop breathe.
+            // At most a second of the recording (or that many entries) per timer pass, so a fast replay still
+            // lets the loop breathe; a `step` command takes its ticks of time, other commands none.
             var budget = max(1, Int(header.tickHz))
-            while played < due, budget > 0, more {
-                more = player.advance(until: replay.until)
-                played += 1
+            while played < due, budget > 0 {
+                guard let took = player.advance(until: replay.until) else {
+                    more = false
+                    break
+                }
+                played += took
                 budget -= 1
             }
             room.syncScene()
