@@ -20,7 +20,12 @@ extension Room {
             session.reply(.error(ProtocolError(.unauthorized, "send hello with the server's token first", id: id)))
             return
         }
-        if playback, message.command != .hash {
+        if case .hash = message.command {
+            // Needs no rights and changes nothing (not even what the state file would say).
+            session.reply(.ack(id: id, fields: hashFields()))
+            return
+        }
+        if playback {
             session.reply(.error(ProtocolError(.forbidden, "room \(name) plays a recording: watch it (ping, subscribe and hash only)", id: id)))
             return
         }

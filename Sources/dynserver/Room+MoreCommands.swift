@@ -35,7 +35,6 @@ extension Room {
             syncScene()
             broadcastSnapshot(paused: !world.animator.isRunning)
             return fields
-        case .hash: return hashFields()
         case .checkpoint(let name): return try takeCheckpoint(name)
         case .restore(let name): return try restoreCheckpoint(name)
         default:
