@@ -54,6 +54,7 @@ enum HelpText {
         "subscribe contacts= notices= snaps..",
         "hello [NAME] [token=T]",
         "join ROOM [SCENE] / rooms",
+        "hash / checkpoint NAME / restore NAME",
         "ping",
     ]
 

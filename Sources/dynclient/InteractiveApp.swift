@@ -236,6 +236,7 @@ final class InteractiveApp {
         case .anchor, .fieldUpdate, .velocity: break
         case .join: feedback.succeeded(RoomsText.joined(fields), atMs: loop.nowMs)
         case .rooms: feedback.succeeded(RoomsText.list(fields), atMs: loop.nowMs)
+        case .hash: feedback.succeeded("tick \(fields.first { $0.0 == "tick" }?.1.number.map { String(Int($0)) } ?? "?") hash \(fields.first { $0.0 == "hash" }?.1.string ?? "?")", atMs: loop.nowMs)
         case .drag, .ping: break
         default: feedback.succeeded("\(command.typeName): ok", atMs: loop.nowMs)
         }

@@ -48,7 +48,8 @@ enum ShortCommand {
     /// Every command word, in help order (Tab completion offers these).
     static let commandWords = ["scene", "collision", "gravity", "spawn", "remove", "set", "tap", "push", "drag",
                                "snap", "velocity", "attach", "anchor", "detach", "field", "unfield", "boundary", "bounds",
-                               "group", "ungroup", "pause", "resume", "step", "subscribe", "hello", "join", "rooms", "ping", "wait"]
+                               "group", "ungroup", "pause", "resume", "step", "subscribe", "hello", "join", "rooms", "ping", "wait",
+                               "hash", "checkpoint", "restore"]
 
     /// One line per command: the form, as help and errors show it.
     static let forms: [String: String] = [
@@ -80,6 +81,9 @@ enum ShortCommand {
         "join": "join ROOM [SCENE] [room_token=T]",
         "rooms": "rooms",
         "ping": "ping",
+        "hash": "hash",
+        "checkpoint": "checkpoint NAME",
+        "restore": "restore NAME",
         "wait": "wait MS",
     ]
 
@@ -234,6 +238,13 @@ enum ShortCommand {
         case "ping":
             try a.expectCount(0...0)
             return .ping(t: a.context.pingTime.map(JSONValue.number))
+        case "hash":
+            try a.expectCount(0...0)
+            return .hash
+        case "checkpoint", "restore":
+            try a.expectCount(1...1)
+            let name = a.positional[0]
+            return verb == "checkpoint" ? .checkpoint(name: name) : .restore(name: name)
         default:
             let suggestion = commandWords.first { $0.hasPrefix(String(verb.prefix(2))) }.map { " (did you mean \($0)?)" } ?? ""
             throw ShortCommandError(message: "unknown command \"\(verb)\"\(suggestion); commands: \(commandWords.joined(separator: " "))")

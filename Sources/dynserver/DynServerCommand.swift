@@ -12,7 +12,8 @@ struct DynServerCommand: ParsableCommand {
         commandName: "dynserver",
         abstract: "The authoritative dyn server: one shared UIKit Dynamics world over line-delimited JSON on TCP.",
         discussion: "Prints 'dynserver listening on HOST:PORT' on stdout once it accepts connections, then 'dynserver http on http://HOST:PORT/' for the HTTP port (browser client, WebSocket, /metrics, /healthz) unless --no-http; logs go to stderr.",
-        version: DynVersion.line("dynserver"))
+        version: DynVersion.line("dynserver"),
+        subcommands: [ReplayCommand.self])
 
     @Option(help: "Address to bind (127.0.0.1 unless told otherwise).") var host = "127.0.0.1"
     @Option(help: "TCP port; 0 takes any free port.") var port = 7700
@@ -44,6 +45,9 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Worker threads that step rooms in parallel (default: the number of cores).") var threads: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
+    @Option(help: "Record every room to DIR/ROOM.ndjson (its state, then every command that changed it, and hashes).")
+    var record: String?
+    @Option(help: "Ticks between the state hashes of a recording.") var hashEvery = 60
 
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
@@ -67,6 +71,8 @@ struct DynServerCommand: ParsableCommand {
         guard roomIdleS > 0, roomIdleS <= 86_400 * 365 else { throw ValidationError("--room-idle-s must be > 0") }
         guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be >= 1 (main counts)") }
         guard (threads ?? 1) >= 1, (threads ?? 1) <= 256 else { throw ValidationError("--threads must be 1...256") }
+        if let record, record.isEmpty { throw ValidationError("--record needs a directory") }
+        guard hashEvery >= 1 else { throw ValidationError("--hash-every must be >= 1") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
     }
 
@@ -84,6 +90,11 @@ struct DynServerCommand: ParsableCommand {
     }
 
     func run() throws {
+        try serve(replay: nil)
+    }
+
+    /// Runs the server; with `replay`, it plays that recording into its room `replay` (ReplayCommand.swift).
+    func serve(replay: ReplayServing?) throws {
         signal(SIGPIPE, SIG_IGN)   // a peer that vanished mid-write must not kill the server
         // posix_spawn keeps the parent's signal mask, and some parents (Swift's concurrency threads, e.g. a test
         // runner) block nearly every signal: libuv's watchers never see a blocked SIGINT/SIGTERM.
@@ -127,6 +138,8 @@ struct DynServerCommand: ParsableCommand {
         config.maxRooms = maxRooms
         config.noRoomCreate = noRoomCreate
         config.threads = threads ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        config.recordDir = record
+        config.hashEvery = UInt64(hashEvery)
 
         let server = try Server(config: config, log: log)
         let address: SocketAddress
@@ -145,6 +158,16 @@ struct DynServerCommand: ParsableCommand {
             } catch {
                 log.critical("cannot listen for HTTP on \(host):\(httpPort): \(error) (--http-port P or --no-http)")
                 server.shutdown(reason: "no HTTP port")
+                _ = server.run()
+                throw ExitCode(2)
+            }
+        }
+        if let replay {
+            do {
+                try server.startReplay(replay)
+            } catch {
+                log.critical("cannot replay: \(error)")
+                server.shutdown(reason: "replay failed")
                 _ = server.run()
                 throw ExitCode(2)
             }

@@ -21,6 +21,15 @@ extension Room {
             session.reply(.error(ProtocolError(.unauthorized, "send hello with the server's token first", id: id)))
             return
         }
+        if case .hash = message.command {
+            // Needs no rights and changes nothing (not even what the state file would say).
+            session.reply(.ack(id: id, fields: hashFields()))
+            return
+        }
+        if playback {
+            session.reply(.error(ProtocolError(.forbidden, "room \(name) plays a recording: watch it (ping, subscribe and hash only)", id: id)))
+            return
+        }
         if message.command.changesStructure, !session.admin {
             let needs = name == Room.mainName ? "the admin token" : "the admin token or this room's room_token"
             session.reply(.error(ProtocolError(.forbidden, "\(message.command.typeName) needs a hello or join with \(needs)", id: id)))
@@ -28,8 +37,10 @@ extension Room {
         }
         do {
             // Each command wakes only the items it touches (the animator's add/update/remove do that).
+            let appliedAt = tick
             let fields = try apply(message.command, from: session)
             unsaved = true
+            recordApplied(message.command, at: appliedAt, client: session.id, name: session.name)
             if let id { session.reply(.ack(id: id, fields: fields)) }
             afterApplied(message.command, fields: fields, from: session)
         } catch {

@@ -35,6 +35,8 @@ extension Room {
             syncScene()
             broadcastSnapshot(paused: !world.animator.isRunning)
             return fields
+        case .checkpoint(let name): return try takeCheckpoint(name)
+        case .restore(let name): return try restoreCheckpoint(name)
         default:
             return []
         }
@@ -42,6 +44,10 @@ extension Room {
 
     /// Tells every other member that wants notices who changed the room's structure and how.
     func afterApplied(_ command: ClientCommand, fields: SharedWorld.AckFields, from session: ClientSession) {
+        if case .restore = command {
+            endAbsentDrags()
+            broadcastRestored()
+        }
         guard let summary = command.noticeSummary(fields) else { return }
         let line = SharedBytes(ServerMessage.notice(Notice(client: session.id, name: session.name, command: command.typeName,
                                                            summary: summary)).encoded())
@@ -57,7 +63,7 @@ extension ClientCommand {
     var isGatedInteraction: Bool {
         switch self {
         case .attach, .detach, .field, .unfield, .boundary, .removeBoundary, .bounds, .group, .ungroup,
-             .pause, .resume, .step:
+             .pause, .resume, .step, .checkpoint, .restore:
             return true
         case .fieldUpdate(_, let parameters):
             return !parameters.movesOnly
@@ -93,6 +99,7 @@ extension ClientCommand {
         case .ungroup(let group): return "ungrouped group \(group)"
         case .pause: return "paused the world"
         case .resume: return "resumed the world"
+        case .restore(let name): return "restored checkpoint \(name)"
         default: return nil
         }
     }

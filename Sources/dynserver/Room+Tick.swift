@@ -39,7 +39,7 @@ extension Room {
     }
 
     /// True when a beat has nothing to do but count ticks: no step, no snapshot but the keep-alive.
-    var isAtRest: Bool { world.held || (!world.animator.isRunning && sentPausedSnapshot) }
+    var isAtRest: Bool { playback || world.held || (!world.animator.isRunning && sentPausedSnapshot) }
 
     /// Runs the ticks due at `nowNs`, stopping once `budgetNs` is spent (the rest is given back to the clock
     /// and is due again at once). Returns true when ticks were given back.
@@ -65,6 +65,8 @@ extension Room {
     private func rest(nowNs: UInt64, audience: RoomAudience) -> Bool {
         let due = clock.dueAll(nowNs: nowNs)
         let periodNs = 1e9 / config.tickHz
+        // A replay drives its room itself (ReplayPlayer.swift): the beat neither steps it nor counts its ticks.
+        if playback { return false }
         if world.held {
             restingUntilNs = nowNs + UInt64(periodNs * config.tickHz)
             return false
@@ -75,6 +77,7 @@ extension Room {
         guard tick + due >= keepAliveTick else {
             tick += due
             pending.ticks += due
+            recordHashIfDue()
             restingUntilNs = nowNs + UInt64(Double(keepAliveTick - tick) * periodNs)
             return false
         }
@@ -85,6 +88,7 @@ extension Room {
         tick = keepAliveTick
         pending.ticks += taken
         lastKeepAliveTick = tick
+        recordHashIfDue()
         if audience.members > 0 { pending.snapshotPaused = true }
         restingUntilNs = due > taken ? 0 : nowNs + UInt64(Double(keepAliveTicks) * periodNs)
         return false
@@ -99,6 +103,7 @@ extension Room {
         tick += 1
         pending.ticks += 1
         unsaved = true
+        recordHashIfDue()
         if audience.wantsContacts { encodeContacts(into: &pending.contactLines) } else { _ = world.animator.takeContactEvents() }
         let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
         guard index != lastSnapshotIndex else { return }
@@ -188,5 +193,7 @@ extension Room {
             session.connection.write(shared)
             session.feed.needKeyframe()
         }
+        // A held world shows its new shape at once: the scene, then its poses (docs/PROTOCOL.md, `pause`).
+        if world.held { broadcastSnapshot(paused: !world.animator.isRunning) }
     }
 }

@@ -48,6 +48,12 @@ final class Room {
     /// Anything that may change what the room does next (a member's message, a join or a leave) brings a
     /// resting room back onto every beat.
     func wake() { restingUntilNs = 0 }
+    /// `checkpoint`/`restore` (Room+Checkpoint.swift), by name.
+    var checkpoints: [String: Checkpoint] = [:]
+    /// `--record DIR` (Room+Recording.swift); nil: not recording.
+    var recorder: Recorder?
+    /// Driven by a replay (ReplayPlayer.swift), not by the beat: the beat neither steps it nor counts its ticks.
+    var playback = false
 
     /// Creates the room's world: restored from `statePath` when that file holds a good state, else `scene`.
     /// `beatStartNs` is the server's tick schedule, so every room's ticks fall due on the same beat.
@@ -64,6 +70,7 @@ final class Room {
         clock = TickClock(hz: config.tickHz, startNs: beatStartNs, joiningAt: EventLoop.hrtimeNs)
         loadInitialWorld(scene: scene)
         if config.held { world.held = true }
+        if let dir = config.recordDir { startRecording(dir: dir) }
     }
 
     /// Members that receive the world (past the token check).
@@ -92,7 +99,10 @@ final class Room {
     func remove(_ session: ClientSession, nowNs: UInt64) {
         guard members.removeValue(forKey: session.id) != nil else { return }
         wake()
-        if world.endDrag(client: session.id) { unsaved = true }
+        if world.endDrag(client: session.id) {
+            unsaved = true
+            recordApplied(.drag(phase: .end, x: nil, y: nil, body: nil), client: session.id, name: session.name)
+        }
         if members.isEmpty { idleSinceNs = nowNs }
     }
 

@@ -43,6 +43,10 @@ struct ServerConfig: Sendable {
     var noRoomCreate = false
     /// `--threads`: worker threads that step busy rooms in parallel (0: every room on the loop thread).
     var threads = 1
+    /// `--record DIR`: each room records itself to `DIR/NAME.ndjson` (nil: no recordings).
+    var recordDir: String?
+    /// `--hash-every`: ticks between the hash lines of a recording.
+    var hashEvery: UInt64 = 60
 
     static let serverName = DynVersion.line("dynserver")
 }

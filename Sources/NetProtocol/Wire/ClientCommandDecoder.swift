@@ -46,6 +46,9 @@ struct ClientCommandDecoder {
             return .join(room: try fields.string("room"), scene: try fields.optionalString("scene"),
                          roomToken: try fields.optionalString("room_token"))
         case "rooms": return .rooms
+        case "hash": return .hash
+        case "checkpoint": return .checkpoint(name: try fields.string("name"))
+        case "restore": return .restore(name: try fields.string("name"))
         default: throw ProtocolError(.unknownType, "unknown message type \(quoted(type))")
         }
     }

@@ -116,8 +116,10 @@ enum ClientCommandEncoder {
             w.key("room"); w.string(room)
             if let scene { w.key("scene"); w.string(scene) }
             if let roomToken { w.key("room_token"); w.string(roomToken) }
-        case .rooms:
+        case .rooms, .hash:
             break
+        case let .checkpoint(name), let .restore(name):
+            w.key("name"); w.string(name)
         }
     }
 

@@ -53,6 +53,13 @@ public enum ClientCommand: Equatable, Sendable {
     case join(room: String, scene: String?, roomToken: String?)
     /// Lists the rooms; the ack carries `rooms`.
     case rooms
+    // docs/PROTOCOL.md, "Record, replay, checkpoints and the state hash".
+    /// The ack carries `tick` and `hash` (16 hex digits) of the room's whole simulation state.
+    case hash
+    /// Keeps the room's whole state in memory under `name` (admin in the room).
+    case checkpoint(name: String)
+    /// Puts the room back to the checkpoint `name` (admin in the room).
+    case restore(name: String)
 
     /// The wire `type` of this command.
     public var typeName: String {
@@ -85,6 +92,9 @@ public enum ClientCommand: Equatable, Sendable {
         case .step: return "step"
         case .join: return "join"
         case .rooms: return "rooms"
+        case .hash: return "hash"
+        case .checkpoint: return "checkpoint"
+        case .restore: return "restore"
         }
     }
 }

@@ -50,7 +50,8 @@ final class ServerProcess {
     /// Everything the server logged on stderr so far.
     var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-    init(_ arguments: [String] = [], startupTimeout: Double = 15) throws {
+    /// `leading` goes before `--port 0` (a subcommand, e.g. `replay FILE --serve`).
+    init(_ arguments: [String] = [], leading: [String] = [], startupTimeout: Double = 15) throws {
         let path = ServerProcess.dynserverPath
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw EndToEndError("no dynserver binary at \(path): run `swift build --build-tests` (or set DYNSERVER_BIN)")
@@ -60,7 +61,7 @@ final class ServerProcess {
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         stderrHandle = try FileHandle(forWritingTo: stderrURL)
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--port", "0"] + arguments
+        process.arguments = leading + ["--port", "0"] + arguments
         process.standardOutput = stdoutPipe
         process.standardError = stderrHandle
         process.standardInput = FileHandle.nullDevice

@@ -1,0 +1,62 @@
+import Logging
+import NetProtocol
+
+/// `dynserver replay FILE --serve` (docs/PROTOCOL.md, "Replay"): the recording plays into room `replay` at
+/// `--speed` times real time while clients join it and watch.
+///
+/// Guarantees: the room is created before the server prints that it listens, so a client that joins `replay`
+/// at once watches the recording from its start; the beat never steps it (the player does, on its own timer
+/// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; when the
+/// recording ends (or reaches `--until`) the room stays still with its last state and the log says how the
+/// replay went.
+extension Server {
+    static let replayRoomName = "replay"
+
+    func startReplay(_ replay: ReplayServing) throws {
+        let header = replay.recording.header
+        var roomConfig = config
+        roomConfig.tickHz = header.tickHz
+        roomConfig.snapshotHz = min(config.snapshotHz, header.tickHz)
+        roomConfig.worldWidth = header.width
+        roomConfig.worldHeight = header.height
+        roomConfig.maxBodies = header.maxBodies
+        roomConfig.held = false
+        roomConfig.recordDir = nil
+        let room = Room(name: Server.replayRoomName, config: roomConfig, log: log, metrics: metrics, scene: "empty",
+                        statePath: nil, beatStartNs: beatStartNs)
+        let player = try ReplayPlayer(recording: replay.recording, room: room)
+        rooms[room.name] = room
+        roomOrder = rooms.values.sorted { $0.name < $1.name }
+        let timer = try UVTimer(loop: loop)
+        let startNs = EventLoop.hrtimeNs
+        let periodMs = UInt64(max(1, (1000 / header.tickHz).rounded()))
+        var played: UInt64 = 0
+        log.notice("replaying \(replay.recording.entries.count) entries of room \(header.room) into room \(room.name) at \(replay.speed)x")
+        try timer.start(afterMs: periodMs, repeatMs: periodMs) { [unowned self] in
+            guard !self.shuttingDown, self.rooms[room.name] === room else {
+                timer.close()
+                return
+            }
+            let elapsed = Double(EventLoop.hrtimeNs &- startNs) / 1e9
+            let due = UInt64(elapsed * header.tickHz * replay.speed)
+            var more = true
+            // At most a second of the recording (or that many entries) per timer pass, so a fast replay still
+            // lets the loop breathe; a `step` command takes its ticks of time, other commands none.
+            var budget = max(1, Int(header.tickHz))
+            while played < due, budget > 0 {
+                guard let took = player.advance(until: replay.until) else {
+                    more = false
+                    break
+                }
+                played += took
+                budget -= 1
+            }
+            room.syncScene()
+            room.broadcastSnapshot(paused: !room.world.animator.isRunning)
+            guard !more else { return }
+            timer.close()
+            let summary = player.summary(seconds: elapsed)
+            self.log.notice("replay finished: \(summary)")
+        }
+    }
+}
