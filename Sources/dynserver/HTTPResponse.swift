@@ -18,12 +18,14 @@ struct HTTPResponse {
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: return "OK"
+        case 307: return "Temporary Redirect"
         case 400: return "Bad Request"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
         case 413: return "Content Too Large"
         case 426: return "Upgrade Required"
         case 431: return "Request Header Fields Too Large"
+        case 503: return "Service Unavailable"
         default: return "Error"
         }
     }

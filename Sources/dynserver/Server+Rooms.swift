@@ -99,6 +99,7 @@ extension Server {
                         statePath: statePath(ofRoom: name), beatStartNs: beatStartNs)
         room.roomToken = roomToken
         room.idleSinceNs = EventLoop.hrtimeNs
+        cluster?.loaded(room)
         rooms[name] = room
         roomOrder = rooms.values.sorted { $0.name < $1.name }
         return room
@@ -106,7 +107,8 @@ extension Server {
 
     /// `rooms` and `GET /rooms`: every loaded room and every saved one, sorted by name.
     func roomSummaries() -> [RoomSummary] {
-        (rooms.values.map(\.summary) + unloadedRooms.values.map(\.summary)).sorted { $0.name < $1.name }
+        if let cluster { return cluster.summaries(local: rooms.values.map(\.summary) + unloadedRooms.values.map(\.summary)) }
+        return (rooms.values.map(\.summary) + unloadedRooms.values.map(\.summary)).sorted { $0.name < $1.name }
     }
 
     /// Unloads every room but `main` that has had no member for `--room-idle-s` (housekeeping).
@@ -119,6 +121,7 @@ extension Server {
     }
 
     private func unload(_ room: Room, reason: String) {
+        cluster?.unloaded(room)
         if room.statePath != nil {
             room.saveState(reason: "unload", always: true)
             var summary = room.summary
@@ -160,6 +163,9 @@ extension Server {
 
     /// Saves every loaded room that changed since its last save (`--state-interval`, and `always` at shutdown).
     func saveRooms(reason: String, always: Bool = false) {
-        for room in roomOrder { room.saveState(reason: reason, always: always) }
+        for room in roomOrder {
+            cluster?.save(room, always: always)
+            room.saveState(reason: reason, always: always)
+        }
     }
 }

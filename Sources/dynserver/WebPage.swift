@@ -124,6 +124,7 @@ function receive(m) {
     note(m.code + ": " + m.message); break;
   case "notice": note((m.name || "client " + m.client) + ": " + (m.summary || m.command)); break;
   case "bye": note("server: " + m.reason); break;
+  case "redirect": note("room " + m.room + " is on another server: following"); location.href = m.http; break;
   }
 }
 
