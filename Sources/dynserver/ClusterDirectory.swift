@@ -47,6 +47,8 @@ final class ClusterDirectory {
     private var holding: Set<Int> = []
     private var held: [Int: [[UInt8]]] = [:]
     private var stopping = false
+    /// At shutdown: bounds the wait for Redis' last answers.
+    private var guardTimer: UVTimer?
 
     enum ClaimOutcome {
         case claimed(state: [UInt8]?)
@@ -104,6 +106,10 @@ final class ClusterDirectory {
     }
 
     private func redisDown(_ reason: String) {
+        if stopping {
+            closeGuard()
+            return
+        }
         if downReason == nil || downReason == "connecting" {
             log.warning("redis: \(reason); rooms in memory keep running, joins that need the directory are unavailable")
         }
@@ -177,13 +183,20 @@ final class ClusterDirectory {
         for name in claimed.keys { release(name) }
         guard redis.isOpen else { return }
         redis.close()
-        if let guardTimer = try? UVTimer(loop: server.loop) {
-            try? guardTimer.start(afterMs: 1000) { [weak self, unowned guardTimer] in
+        // Redis answers the releases, then hiredis disconnects (redisDown closes this timer); a Redis that does
+        // not answer is dropped after a second, so shutdown never hangs on it.
+        if let timer = try? UVTimer(loop: server.loop) {
+            try? timer.start(afterMs: 1000) { [weak self] in
                 self?.redis.abort()
-                guardTimer.close()
+                self?.closeGuard()
             }
-            guardTimer.unref()
+            guardTimer = timer
         }
+    }
+
+    private func closeGuard() {
+        guardTimer?.close()
+        guardTimer = nil
     }
 
     // MARK: joins
