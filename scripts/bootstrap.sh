@@ -20,6 +20,8 @@ have_pc libuv || missing+=(libuv1-dev pkg-config)
 have_header http_parser.h || missing+=(libhttp-parser-dev)
 have_header wslay/wslay.h || missing+=(libwslay-dev)
 have_pc nettle || missing+=(nettle-dev)
+have_header hiredis/adapters/libuv.h || missing+=(libhiredis-dev)   # --cluster: Redis through hiredis (docs/DEPLOY.md)
+have_header curl/curl.h || have_header x86_64-linux-gnu/curl/curl.h || have_header aarch64-linux-gnu/curl/curl.h || missing+=(libcurl4-openssl-dev)   # Agones SDK calls
 tools=()     # needed by two test suites only: the browser test drives headless Chromium, the metrics test
              # runs `promtool check metrics`; without them those tests are skipped, saying why
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || tools+=(chromium)
