@@ -1,6 +1,9 @@
 import CHiredis
 import CLibUV
 import NetProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Redis reply, copied out of hiredis' memory (which is freed when the callback returns).
 enum RedisReply: Equatable {
@@ -41,7 +44,8 @@ enum RedisReply: Equatable {
 
 /// One asynchronous hiredis connection on the server's loop (hiredis' own libuv adapter, `redisLibuvAttach`):
 /// commands go out as argument vectors (hiredis writes the protocol), replies come back in callbacks on the
-/// loop thread. Nothing here blocks the loop except hiredis' name lookup at connect (give an IP address).
+/// loop thread. Nothing here blocks the loop: a host name is resolved with `uv_getaddrinfo` (libuv's thread
+/// pool) and hiredis is given the address, so its own connect never looks a name up.
 ///
 /// Guarantees: every `command` handler is called exactly once, on the loop thread: with the reply, or with
 /// nil when the connection is lost, aborted or was never up (then synchronously); `onUp` follows a successful
@@ -69,10 +73,65 @@ final class RedisConnection {
         self.database = database
     }
 
-    /// Starts connecting (no-op while a connection exists).
+    /// Starts connecting (no-op while a connection exists or a name is being resolved).
     func connect() {
-        guard context == nil else { return }
-        guard let ac = redisAsyncConnect(host, Int32(port)) else {
+        guard context == nil, !resolving else { return }
+        wanted = true
+        if Self.isAddress(host) {
+            open(host)
+            return
+        }
+        resolving = true
+        let request = UnsafeMutablePointer<uv_getaddrinfo_t>.allocate(capacity: 1)
+        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        let rc = uv_getaddrinfo(loop.uvLoop, request, { request, status, result in
+            guard let request, let data = request.pointee.data else { return }
+            let connection = Unmanaged<RedisConnection>.fromOpaque(data).takeRetainedValue()
+            request.deallocate()
+            defer { if let result { uv_freeaddrinfo(result) } }
+            connection.resolving = false
+            guard connection.wanted else { return }
+            guard status == 0, let address = result?.pointee.ai_addr.flatMap(RedisConnection.text(of:)) else {
+                connection.onDown?("cannot resolve \(connection.host): \(String(cString: uv_strerror(status)))")
+                return
+            }
+            connection.open(address)
+        }, host, nil, &hints)
+        if rc != 0 {
+            Unmanaged<RedisConnection>.fromOpaque(request.pointee.data!).release()
+            request.deallocate()
+            resolving = false
+            onDown?("cannot resolve \(host): \(String(cString: uv_strerror(rc)))")
+        }
+    }
+
+    private var resolving = false
+    /// False after `close()`/`abort()`: a lookup that finishes later opens nothing.
+    private var wanted = false
+
+    private static func isAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    private static func text(of address: UnsafeMutablePointer<sockaddr>) -> String? {
+        var name = [CChar](repeating: 0, count: 64)
+        let rc: Int32
+        if Int32(address.pointee.sa_family) == AF_INET6 {
+            rc = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { uv_ip6_name($0, &name, name.count) }
+        } else {
+            rc = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { uv_ip4_name($0, &name, name.count) }
+        }
+        return rc == 0 ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+    }
+
+    /// Connects hiredis to an address (never a name) and attaches it to the loop.
+    private func open(_ address: String) {
+        guard let ac = redisAsyncConnect(address, Int32(port)) else {
             onDown?("cannot allocate a Redis context")
             return
         }
@@ -171,12 +230,14 @@ final class RedisConnection {
 
     /// Disconnects once the replies already asked for have arrived.
     func close() {
+        wanted = false
         guard let ac = context else { return }
         redisAsyncDisconnect(ac)
     }
 
     /// Drops the connection now: every handler still waiting gets nil.
     func abort() {
+        wanted = false
         guard let ac = context else { return }
         redisAsyncFree(ac)
         context = nil
@@ -188,8 +249,8 @@ final class RedisConnection {
         }
     }
 
-    /// Whether a connection (up or connecting) exists.
-    var isOpen: Bool { context != nil }
+    /// Whether a connection (up, connecting, or its name being resolved) exists.
+    var isOpen: Bool { context != nil || resolving }
 }
 
 /// A command's handler on its way through hiredis (`privdata`), retained until its callback runs.

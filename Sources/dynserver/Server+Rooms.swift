@@ -114,6 +114,8 @@ extension Server {
     /// Unloads every room but `main` that has had no member for `--room-idle-s` (housekeeping).
     func unloadIdleRooms(nowNs: UInt64) {
         let idleNs = UInt64(config.roomIdleS * 1e9)
+        // In a fleet a room's state is saved to Redis at unload: none unloads while Redis is away.
+        if cluster?.problem != nil { return }
         for room in roomOrder where room.name != Room.mainName && room.members.isEmpty {
             guard let since = room.idleSinceNs, nowNs &- since >= idleNs else { continue }
             unload(room, reason: "idle")

@@ -96,6 +96,11 @@ extension LineClient {
     /// Sends `join` and returns the first answer to it: the ack (after scene and state), a redirect or an error.
     func joinAnswer(_ room: String, id: Int, timeout: Double = 10) throws -> ServerMessage? {
         try send(#"{"type":"join","id":\#(id),"room":"\#(room)"}"#)
+        return joinReply(id: id, timeout: timeout)
+    }
+
+    /// The answer to a join already sent with `id`: its ack, a redirect or an error.
+    func joinReply(id: Int, timeout: Double = 10) -> ServerMessage? {
         let echo = MessageID.number(String(id))
         let deadline = Date().addingTimeInterval(timeout)
         while let message = next(timeout: max(0, deadline.timeIntervalSinceNow)) {

@@ -52,6 +52,18 @@ extension EndToEnd {
             // `/r/NAME`: the owner serves the page, the others answer 307 to it.
             let ownerHTTP = try #require(servers[0].httpPort)
             #expect(try HTTPReply.get(port: ownerHTTP, "/r/lab")?.status == 200)
+            // Two servers asked for a new room at the same moment: one creates it, the other redirects there.
+            try clients[0].send(#"{"type":"join","id":8,"room":"race"}"#)
+            try clients[2].send(#"{"type":"join","id":8,"room":"race"}"#)
+            let raced = try [clients[0], clients[2]].map { client in
+                try #require(client.joinReply(id: 8), "no answer to the raced join")
+            }
+            let winners = raced.filter { $0.ackFields?.contains { $0.0 == "created" && $0.1 == .bool(true) } == true }
+            #expect(winners.count == 1, "\(raced)")
+            let loserRedirect = raced.compactMap(\.redirect).first
+            #expect(loserRedirect?.room == "race" && raced.compactMap(\.redirect).count == 1)
+            let winnerPort = raced[0].ackFields != nil ? servers[0].port : servers[2].port
+            #expect(loserRedirect?.port == Int(winnerPort))
             let thirdHTTP = try #require(servers[2].httpPort)
             let moved = try #require(try HTTPReply.get(port: thirdHTTP, "/r/lab"))
             #expect(moved.status == 307)
@@ -135,6 +147,20 @@ extension EndToEnd {
             let answer = try #require(try probe.joinAnswer("lab", id: 3))
             #expect(answer.ackFields?.first { $0.0 == "created" }?.1 == .bool(false), "got \(answer)")
             withExtendedLifetime((redis, maker)) {}
+        }
+
+        @Test func healthzSaysWhenTheLoopIsLate() throws {
+            let redis = try RedisProcess()
+            let server = try fleetServer(redis)
+            let httpPort = try #require(server.httpPort)
+            #expect(try HTTPReply.get(port: httpPort, "/healthz")?.status == 200)
+            // The stimulus: the whole process stopped for 1.5 s (its loop cannot run), then continued.
+            server.signal(SIGSTOP)
+            usleep(1_500_000)
+            server.signal(SIGCONT)
+            let late = try #require(try HTTPReply.get(port: httpPort, "/healthz"))
+            #expect(late.status == 503 && late.body.contains("event loop late"), "\(late.status) \(late.body)")
+            withExtendedLifetime(redis) {}
         }
 
         @Test func withoutRedisRoomsKeepRunningNewJoinsAreUnavailableAndItReregisters() throws {
