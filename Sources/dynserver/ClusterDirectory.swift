@@ -47,6 +47,8 @@ final class ClusterDirectory {
     private var holding: Set<Int> = []
     private var held: [Int: [[UInt8]]] = [:]
     private var stopping = false
+    /// Each script's SHA1 in Redis (`SCRIPT LOAD`), for `EVALSHA`.
+    private var scriptSHAs: [String: String] = [:]
     /// At shutdown: bounds the wait for Redis' last answers.
     private var guardTimer: UVTimer?
 
@@ -99,6 +101,8 @@ final class ClusterDirectory {
         backoffMs = 250
         log.notice("redis: connected to \(redis.host):\(redis.port)\(wasDown.map { " (was: \($0))" } ?? ""); registering \(server.rooms.count - 1) rooms")
         lastRenewMs = server.loop.nowMs
+        scriptSHAs.removeAll()
+        loadScripts()
         // Re-registration: leases and state for every loaded room (Redis may have lost them).
         renewAll()
         for room in server.roomOrder where room.name != Room.mainName { save(room, always: true) }
@@ -118,14 +122,44 @@ final class ClusterDirectory {
         backoffMs = min(backoffMs * 2, 5000)
     }
 
+    // MARK: scripts
+
+    /// Runs a script: `EVALSHA` once Redis has it (`SCRIPT LOAD` at every connect), `EVAL` until then, and
+    /// `EVAL` again when Redis says NOSCRIPT (its scripts were flushed: they are loaded again). Scripts are
+    /// loaded first thing on every connection, so NOSCRIPT only follows a `SCRIPT FLUSH` by an operator.
+    private func eval(_ script: String, keys: Int, _ arguments: [[UInt8]], handler: @escaping (RedisReply?) -> Void) {
+        let count = Array(String(keys).utf8)
+        guard let sha = scriptSHAs[script] else {
+            redis.command([Array("EVAL".utf8), Array(script.utf8), count] + arguments, handler: handler)
+            return
+        }
+        redis.command([Array("EVALSHA".utf8), Array(sha.utf8), count] + arguments) { [weak self] reply in
+            if case .error(let message)? = reply, message.hasPrefix("NOSCRIPT"), let self {
+                self.scriptSHAs[script] = nil
+                self.loadScripts()
+                self.redis.command([Array("EVAL".utf8), Array(script.utf8), count] + arguments, handler: handler)
+                return
+            }
+            handler(reply)
+        }
+    }
+
+    private func loadScripts() {
+        for script in ClusterScripts.all {
+            redis.command(["SCRIPT", "LOAD", script]) { [weak self] reply in
+                if let sha = reply?.text, sha.count == 40 { self?.scriptSHAs[script] = sha }
+            }
+        }
+    }
+
     // MARK: leases
 
     private func renewAll() {
         for room in server.roomOrder where room.name != Room.mainName {
             let name = room.name
-            let args = ["EVAL", ClusterScripts.renew, "2", ClusterScripts.ownerKey(name), ClusterScripts.roomsKey,
-                        ownerValue, String(Self.leaseMs), name, ClusterScripts.encode(room.summary)]
-            redis.command(args) { [weak self] reply in
+            let arguments = [ClusterScripts.ownerKey(name), ClusterScripts.roomsKey, ownerValue, String(Self.leaseMs), name,
+                             ClusterScripts.encode(room.summary)]
+            eval(ClusterScripts.renew, keys: 2, arguments.map { Array($0.utf8) }) { [weak self] reply in
                 guard let self, case .string(let owner)? = reply else { return }
                 self.lost(name, to: String(decoding: owner, as: UTF8.self))
             }
@@ -149,11 +183,10 @@ final class ClusterDirectory {
         guard room.name != Room.mainName, room.unsaved || always, redis.isUp else { return }
         let name = room.name
         let state = room.world.encodeState(tick: room.tick)
-        let args: [[UInt8]] = [Array("EVAL".utf8), Array(ClusterScripts.save.utf8), Array("3".utf8),
-                               Array(ClusterScripts.ownerKey(name).utf8), Array(ClusterScripts.stateKey(name).utf8),
+        let arguments: [[UInt8]] = [Array(ClusterScripts.ownerKey(name).utf8), Array(ClusterScripts.stateKey(name).utf8),
                                Array(ClusterScripts.roomsKey.utf8), Array(ownerValue.utf8), state, Array(name.utf8),
                                Array(ClusterScripts.encode(room.summary).utf8)]
-        redis.command(args) { [weak self] reply in
+        eval(ClusterScripts.save, keys: 3, arguments) { [weak self] reply in
             if case .integer(0)? = reply { self?.log.warning("room \(name): state not written, another server owns it") }
         }
         // The file save (--state-dir) clears the flag itself; without one, Redis is the only copy.
@@ -162,7 +195,7 @@ final class ClusterDirectory {
 
     /// Releases the lease of a room this server stops holding (unload, shutdown, a claim that led nowhere).
     func release(_ name: String) {
-        redis.command(["EVAL", ClusterScripts.release, "1", ClusterScripts.ownerKey(name), ownerValue]) { _ in }
+        eval(ClusterScripts.release, keys: 1, [Array(ClusterScripts.ownerKey(name).utf8), Array(ownerValue.utf8)]) { _ in }
     }
 
     /// A room unloads here: its state goes to Redis, then its lease is released.
@@ -243,9 +276,8 @@ final class ClusterDirectory {
             return
         }
         claims[name] = [waiter]
-        let args = ["EVAL", ClusterScripts.claim, "2", ClusterScripts.ownerKey(name), ClusterScripts.stateKey(name),
-                    ownerValue, String(Self.leaseMs)]
-        redis.command(args) { [weak self] reply in
+        let arguments = [ClusterScripts.ownerKey(name), ClusterScripts.stateKey(name), ownerValue, String(Self.leaseMs)]
+        eval(ClusterScripts.claim, keys: 2, arguments.map { Array($0.utf8) }) { [weak self] reply in
             guard let self else { return }
             let outcome: ClaimOutcome
             switch reply {
@@ -330,7 +362,7 @@ final class ClusterDirectory {
     }
 
     private func refresh() {
-        redis.command(["EVAL", ClusterScripts.list, "1", ClusterScripts.roomsKey]) { [weak self] reply in
+        eval(ClusterScripts.list, keys: 1, [Array(ClusterScripts.roomsKey.utf8)]) { [weak self] reply in
             guard let self, case .array(let flat)? = reply else { return }
             var fresh: [String: FleetRoom] = [:]
             var i = 0

@@ -67,6 +67,9 @@ enum ClusterScripts {
         return out
         """
 
+    /// Every script, loaded into Redis at each connect (`SCRIPT LOAD`) and run by its SHA1.
+    static let all = [claim, renew, save, release, list]
+
     /// A room's summary as stored in `dyn:rooms`.
     static func encode(_ summary: RoomSummary) -> String {
         "\(summary.clients) \(summary.bodies) \(summary.paused ? 1 : 0) \(summary.held ? 1 : 0) \(summary.scene)"
