@@ -131,6 +131,34 @@ extension EndToEnd {
             withExtendedLifetime((redis, other, maker)) {}
         }
 
+        @Test func aStalledOwnerCannotTakeBackARoomClaimedMeanwhile() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let member = try owner.connect()
+            _ = member.join()
+            _ = try #require(try member.joinAnswer("lab", id: 1)?.ackFields)
+            let probe = try other.connect()
+            _ = probe.join()
+            // The owner stalls past its lease (stopped), and the other server claims lab meanwhile.
+            owner.signal(SIGSTOP)
+            var attempt = 10
+            let claimed = waitUntil(timeout: 12) {
+                attempt += 1
+                return (try? probe.joinAnswer("lab", id: attempt, timeout: 2))??.ackFields != nil
+            }
+            owner.signal(SIGCONT)
+            #expect(claimed, "the other server never claimed lab")
+            // Back, the old owner finds the lease taken: it drops lab and sends its member to the new owner.
+            let redirected = member.waitFor(timeout: 10) { $0.redirect != nil }?.redirect
+            #expect(redirected?.room == "lab" && redirected?.port == Int(other.port) && redirected?.id == nil)
+            let otherHTTP = try #require(other.httpPort)
+            #expect(waitUntil(timeout: 5) { ((try? fleetRooms(port: otherHTTP)) ?? nil)?["lab"] == "127.0.0.1:\(other.port)" },
+                    "the new owner keeps its lease")
+            #expect(owner.stderr.contains("lease taken by"), "the old owner says why it dropped lab")
+            withExtendedLifetime(redis) {}
+        }
+
         @Test func sigtermReleasesTheLeasesAtOnce() throws {
             let redis = try RedisProcess()
             let owner = try fleetServer(redis)
