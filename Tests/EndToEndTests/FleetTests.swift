@@ -93,6 +93,27 @@ extension EndToEnd {
             withExtendedLifetime((redis, owner, other, maker)) {}
         }
 
+        @Test(.enabled(if: ExternalTool.chromium != nil, Comment(rawValue: BrowserTests.chromiumMissing)))
+        func thePageFollowsARedirectToTheOwnersPage() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let otherHTTP = try #require(other.httpPort)
+            let browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(otherHTTP)/")
+            let open = Reliability.eventually(timeout: 20) { (try? browser.evaluate("dyn.state")) as? String == "open" }
+            #expect(open, "the page never connected")
+            // The page asks the other server for lab: the redirect takes it to the owner's page for the room.
+            _ = try browser.evaluate(#"send({type: "join", room: "lab", id: "j"})"#)
+            let ownerPage = "http://127.0.0.1:\(try #require(owner.httpPort))/r/lab"
+            let moved = Reliability.eventually(timeout: 20) { (try? browser.evaluate("location.href")) as? String == ownerPage }
+            let at = (try? browser.evaluate("location.href")) as? String
+            #expect(moved, "the page is at \(at ?? "?"), not \(ownerPage)")
+            withExtendedLifetime((redis, maker)) {}
+        }
+
         @Test func aKilledOwnersRoomsComeBackElsewhereWithTheirState() throws {
             let redis = try RedisProcess()
             let owner = try fleetServer(redis)
