@@ -180,6 +180,33 @@ extension EndToEnd {
             withExtendedLifetime(redis) {}
         }
 
+        @Test func anIdleRoomIsSavedAndReleasedThenRestoredElsewhere() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis, ["--room-idle-s", "0.5"])
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let spawned = try #require(try maker.ack(#"{"type":"spawn","shape":"ellipse","width":24,"height":24,"x":300,"y":100,"id":2}"#, id: 2))
+            let body = try #require(spawned.first { $0.0 == "body" }?.1.number)
+            _ = try #require(try maker.joinAnswer("main", id: 3)?.ackFields)
+            // Unloaded after half a second without clients: saved to Redis and its lease released, so the other
+            // server's join restores it (until then it is redirected to the owner).
+            let probe = try other.connect()
+            _ = probe.join()
+            var attempt = 10
+            var answer: ServerMessage?
+            let restored = waitUntil(timeout: 10) {
+                attempt += 1
+                answer = try? probe.joinAnswer("lab", id: attempt, timeout: 2)
+                return answer?.ackFields != nil
+            }
+            #expect(restored, "lab never left its owner: \(String(describing: answer))")
+            #expect(answer?.ackFields?.first { $0.0 == "created" }?.1 == .bool(false))
+            #expect(probe.lastScene?.bodies.contains { $0.id == Int(body) } == true, "body \(Int(body)) came along")
+            withExtendedLifetime((redis, owner)) {}
+        }
+
         @Test func sigtermReleasesTheLeasesAtOnce() throws {
             let redis = try RedisProcess()
             let owner = try fleetServer(redis)
