@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
         .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        // Part J (docs/DEPLOY.md): Redis through hiredis' libuv adapter, the Agones SDK through libcurl's multi API.
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Dynamics"),
         .target(
             name: "NetProtocol",
@@ -37,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "dynserver",
             dependencies: [
-                "Dynamics", "NetProtocol",
+                "Dynamics", "NetProtocol", "CLibUV", "CHiredis", "CCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -29,6 +29,8 @@ have_pc libuv || missing+=(libuv1-dev pkg-config)
 have_header http_parser.h || missing+=(libhttp-parser-dev)
 have_header wslay/wslay.h || missing+=(libwslay-dev)
 have_pc nettle || missing+=(nettle-dev)
+have_header hiredis/adapters/libuv.h || missing+=(libhiredis-dev)   # --cluster: Redis through hiredis (docs/DEPLOY.md)
+have_header curl/curl.h || have_header x86_64-linux-gnu/curl/curl.h || have_header aarch64-linux-gnu/curl/curl.h || missing+=(libcurl4-openssl-dev)   # Agones SDK calls
 
 # The real programs tests drive: "tool:debian-package:command[|other command]". Keep in step with
 # Tests/EndToEndTests/Support/ExternalTool.swift (`RequiredTool`).

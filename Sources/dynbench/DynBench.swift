@@ -8,6 +8,6 @@ struct DynBench: ParsableCommand {
         commandName: "dynbench",
         abstract: "Benchmarks for dyn: physics, codec and server load. Each prints JSON.",
         version: DynVersion.line("dynbench"),
-        subcommands: [PhysicsBench.self, CodecBench.self, ServerBench.self, RoomsBench.self, LinkCommand.self]
+        subcommands: [PhysicsBench.self, CodecBench.self, ServerBench.self, RoomsBench.self, FleetBench.self, LinkCommand.self]
     )
 }

@@ -67,7 +67,13 @@ final class HeadlessApp {
         }
         bytes.append(0x0A)
         if !FDWriter.writeAll(1, bytes) { finish(code: 1) }
+        // A redirect: the room is on another server of the fleet; the link goes there and joins it.
+        if bytes.starts(with: Self.redirectPrefix), case let .redirect(redirect)? = ServerMessage.decode(line) {
+            link.follow(redirect)
+        }
     }
+
+    private static let redirectPrefix = Array(#"{"type":"redirect""#.utf8)
 
     private static let ackPrefix = Array(#"{"type":"ack""#.utf8)
 

@@ -178,6 +178,10 @@ final class InteractiveApp {
             if let point = contact.point, interaction.showContacts, contact.phase == .began {
                 feedback.contact(at: point, atMs: loop.nowMs)
             }
+        case let .redirect(redirect):
+            // The room lives on another server of the fleet: go there (docs/PROTOCOL.md, A fleet of servers).
+            feedback.notice("room \(redirect.room) is on \(redirect.host):\(redirect.port): following", atMs: loop.nowMs)
+            link.follow(redirect)
         case let .notice(notice):
             feedback.notice("\(notice.name.isEmpty ? "client \(notice.client)" : notice.name) \(notice.summary)", atMs: loop.nowMs)
         }

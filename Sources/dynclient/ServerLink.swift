@@ -19,7 +19,8 @@ final class ServerLink {
     }
 
     let loop: EventLoop
-    let address: SocketAddress
+    /// The server; a `redirect` changes it (`follow`).
+    private(set) var address: SocketAddress
     private(set) var hello: [UInt8]
     private let name: String?
     private let subscribe: SubscriptionChange?
@@ -76,6 +77,27 @@ final class ServerLink {
     }
 
     func start() { connect() }
+
+    /// A `redirect` (docs/PROTOCOL.md, A fleet of servers): the room lives on another server of the fleet;
+    /// the link leaves this one and connects there at once, its hello asking for the room. False when the
+    /// redirect's address is not one to connect to.
+    @discardableResult
+    func follow(_ redirect: Redirect) -> Bool {
+        guard !stopped, let target = try? SocketAddress(host: redirect.host, port: redirect.port) else { return false }
+        address = target
+        setRoom(redirect.room, token: nil)
+        isConnected = false
+        connection?.close()
+        connection = nil
+        // On the next turn of the loop: a redirect arrives while the old connection's lines are being read.
+        if retryTimer == nil { retryTimer = try? UVTimer(loop: loop) }
+        do {
+            try retryTimer?.start(afterMs: 0) { [weak self] in self?.connect() }
+        } catch {
+            return false
+        }
+        return true
+    }
 
     func markHealthy() { backoff.reset() }
 

@@ -43,6 +43,11 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Most rooms loaded at once, main included.") var maxRooms = 1000
     @Flag(help: "Refuse joins that would create a room (forbidden).") var noRoomCreate = false
     @Option(help: "Worker threads that step rooms in parallel (default: the number of cores).") var threads: Int?
+    @Option(help: "Join a fleet whose room directory is in Redis: redis://HOST:PORT[/DB] (docs/DEPLOY.md).") var cluster: String?
+    @Option(help: "The TCP address other servers of the fleet send clients to, HOST[:PORT] (no port: the bound one).")
+    var advertise: String?
+    @Option(help: "The base URL of this server's pages in redirects (default http://ADVERTISED_HOST:HTTP_PORT).")
+    var advertiseHttp: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Flag(help: "Start held, as after a pause command: no steps until step or resume (deterministic tests).") var held = false
     @Option(help: "Record every room to DIR/ROOM.ndjson (its state, then every command that changed it, and hashes).")
@@ -73,6 +78,9 @@ struct DynServerCommand: ParsableCommand {
         guard (threads ?? 1) >= 1, (threads ?? 1) <= 256 else { throw ValidationError("--threads must be 1...256") }
         if let record, record.isEmpty { throw ValidationError("--record needs a directory") }
         guard hashEvery >= 1 else { throw ValidationError("--hash-every must be >= 1") }
+        if let cluster { _ = try RedisAddress(parsing: cluster) }
+        if let advertise { _ = try Self.parseAdvertise(advertise) }
+        if cluster == nil, advertise != nil || advertiseHttp != nil { throw ValidationError("--advertise and --advertise-http go with --cluster") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
     }
 
@@ -80,6 +88,24 @@ struct DynServerCommand: ParsableCommand {
     private var resolvedHTTPPort: Int? {
         if noHttp { return nil }
         return httpPort ?? (port == 0 ? 0 : port + 1)
+    }
+
+    /// `--advertise HOST[:PORT]` (an IPv6 host in brackets when it has a port).
+    static func parseAdvertise(_ text: String) throws -> (host: String, port: Int) {
+        var host = text
+        var port = 0
+        if let colon = text.lastIndex(of: ":"), text.hasPrefix("[") ? text[..<colon].hasSuffix("]") : !text[..<colon].contains(":") {
+            guard let p = Int(text[text.index(after: colon)...]), (0...65535).contains(p) else {
+                throw ValidationError("--advertise: the port is 0...65535 in \(text)")
+            }
+            port = p
+            host = String(text[..<colon])
+        }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, host != "0.0.0.0", host != "::" else {
+            throw ValidationError("--advertise needs an address other servers can reach, not \(text)")
+        }
+        return (host, port)
     }
 
     private func parseWorld() -> (Double, Double)? {
@@ -140,6 +166,10 @@ struct DynServerCommand: ParsableCommand {
         config.threads = threads ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         config.recordDir = record
         config.hashEvery = UInt64(hashEvery)
+        config.cluster = try cluster.map { try RedisAddress(parsing: $0) }
+        if let advertise { (config.advertiseHost, config.advertisePort) = try Self.parseAdvertise(advertise) }
+        config.advertiseHTTP = advertiseHttp.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        config.agonesPort = getenv("AGONES_SDK_HTTP_PORT").flatMap { Int(String(cString: $0)) }
 
         let server = try Server(config: config, log: log)
         let address: SocketAddress
@@ -150,10 +180,13 @@ struct DynServerCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var lines = "dynserver listening on \(address)\n"
+        var boundHTTPPort: Int?
         if let httpPort = config.httpPort {
             do {
                 let http = HTTPFrontEnd(server: server)
-                lines += "dynserver http on http://\(try http.start(host: host, port: httpPort))/\n"
+                let httpAddress = try http.start(host: host, port: httpPort)
+                boundHTTPPort = httpAddress.port
+                lines += "dynserver http on http://\(httpAddress)/\n"
                 server.http = http
             } catch {
                 log.critical("cannot listen for HTTP on \(host):\(httpPort): \(error) (--http-port P or --no-http)")
@@ -171,6 +204,14 @@ struct DynServerCommand: ParsableCommand {
                 _ = server.run()
                 throw ExitCode(2)
             }
+        }
+        do {
+            try server.startFleet(tcpPort: address.port, httpPort: boundHTTPPort)
+        } catch {
+            log.critical("cannot start the fleet's parts: \(error)")
+            server.shutdown(reason: "fleet start failed")
+            _ = server.run()
+            throw ExitCode(2)
         }
         let line = Array(lines.utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }

@@ -150,7 +150,8 @@ final class HTTPFrontEnd {
         case "/favicon.ico":
             response = HTTPResponse(status: 200, contentType: "image/x-icon", body: Favicon.bytes)
         case "/healthz":
-            response = HTTPResponse(status: 200, text: "ok\n")
+            // 503 with the reason while the loop is late or, in a fleet, Redis is away (docs/PROTOCOL.md, A fleet).
+            response = server.healthProblem.map { HTTPResponse(status: 503, text: $0 + "\n") } ?? HTTPResponse(status: 200, text: "ok\n")
         case "/metrics":
             // Counted before rendering, so a scrape sees its own 200.
             server.metrics.httpResponded(status: 200)
@@ -160,6 +161,11 @@ final class HTTPFrontEnd {
             return
         case "/rooms":
             response = HTTPResponse(status: 200, contentType: "application/json", body: server.roomsJSON())
+        case _ where path.hasPrefix("/r/") && server.cluster?.ownerPage(of: String(path.dropFirst(3))) != nil:
+            // Another server of the fleet owns the room: its page (docs/PROTOCOL.md, A fleet of servers).
+            var redirect = HTTPResponse(status: 307, text: "room \(path.dropFirst(3)) is on another server\n")
+            redirect.headers.append(("Location", server.cluster?.ownerPage(of: String(path.dropFirst(3))) ?? "/"))
+            response = redirect
         case _ where path.hasPrefix("/r/") && RoomName.isValid(path.dropFirst(3)):
             // The page reads its room from its own URL path and joins it over /ws?room=NAME.
             response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))

@@ -16,12 +16,13 @@ struct HTTPResponse {
     }
 
     /// Every status this server answers with, so `/metrics` can show each from zero.
-    static let statuses = [101, 200, 400, 404, 405, 413, 426, 431, 501, 503, 505]
+    static let statuses = [101, 200, 307, 400, 404, 405, 413, 426, 431, 501, 503, 505]
 
     static func reason(_ status: Int) -> String {
         switch status {
         case 101: return "Switching Protocols"
         case 200: return "OK"
+        case 307: return "Temporary Redirect"
         case 400: return "Bad Request"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"

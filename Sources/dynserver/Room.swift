@@ -123,9 +123,14 @@ struct RoomSummary: Sendable, Equatable {
     var paused: Bool
     var held: Bool
     var loaded: Bool
+    /// `HOST:PORT` of the server that holds the room, in a fleet (docs/PROTOCOL.md, A fleet of servers).
+    var owner: String? = nil
 
     var json: JSONValue {
-        .object([("name", .string(name)), ("clients", .number(Double(clients))), ("bodies", .number(Double(bodies))),
-                 ("scene", .string(scene)), ("paused", .bool(paused)), ("held", .bool(held)), ("loaded", .bool(loaded))])
+        var fields: [(String, JSONValue)] = [("name", .string(name)), ("clients", .number(Double(clients))),
+                                             ("bodies", .number(Double(bodies))), ("scene", .string(scene)),
+                                             ("paused", .bool(paused)), ("held", .bool(held)), ("loaded", .bool(loaded))]
+        if let owner { fields.append(("owner", .string(owner))) }
+        return .object(fields)
     }
 }

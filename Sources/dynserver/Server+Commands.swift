@@ -7,6 +7,7 @@ extension Server {
     /// One message of the protocol, whatever carried it (a TCP line or a WebSocket text frame).
     func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
         guard !session.closing else { return }
+        if let cluster, cluster.isHolding(session) { return cluster.hold(line, for: session) }
         switch ClientMessage.decode(line) {
         case .failure(let error):
             _ = session.bucket.take(nowNs: EventLoop.hrtimeNs)
@@ -31,6 +32,10 @@ extension Server {
             guard session.authorized else {
                 session.reply(.error(ProtocolError(.unauthorized, "send hello with the server's token first", id: id)))
                 return
+            }
+            if let cluster, cluster.mustClaim(room) {
+                // A fleet room not loaded here: the directory says who owns it (docs/PROTOCOL.md, A fleet).
+                return cluster.claim(room, for: session, id: id) { [unowned self] in self.execute(message, from: session) }
             }
             switch planJoin(room, scene: scene, roomToken: roomToken, for: session) {
             case .failure(var error):
@@ -63,6 +68,12 @@ extension Server {
         if let required = config.token, !session.authorized, token != required, !isAdminToken {
             session.reply(.error(ProtocolError(.unauthorized, token == nil ? "this server needs a token" : "wrong token", id: id)))
             return
+        }
+        if let cluster, let wanted = room, cluster.mustClaim(wanted) {
+            return cluster.claim(wanted, for: session, id: id) { [unowned self] in
+                self.hello(session, id: id, name: name, token: token, version: version, subscribe: subscribe, room: wanted,
+                           roomToken: roomToken)
+            }
         }
         var plan: JoinPlan?
         if let room, room != session.room.name || roomToken != nil {

@@ -120,6 +120,7 @@ extension Server {
                         statePath: statePath(ofRoom: name), beatStartNs: beatStartNs)
         room.roomToken = roomToken
         room.idleSinceNs = EventLoop.hrtimeNs
+        cluster?.loaded(room)
         rooms[name] = room
         roomOrder = rooms.values.sorted { $0.name < $1.name }
         return room
@@ -127,12 +128,15 @@ extension Server {
 
     /// `rooms` and `GET /rooms`: every loaded room and every saved one, sorted by name.
     func roomSummaries() -> [RoomSummary] {
-        (rooms.values.map(\.summary) + unloadedRooms.values.map(\.summary)).sorted { $0.name < $1.name }
+        if let cluster { return cluster.summaries(local: rooms.values.map(\.summary) + unloadedRooms.values.map(\.summary)) }
+        return (rooms.values.map(\.summary) + unloadedRooms.values.map(\.summary)).sorted { $0.name < $1.name }
     }
 
     /// Unloads every room but `main` that has had no member for `--room-idle-s` (housekeeping).
     func unloadIdleRooms(nowNs: UInt64) {
         let idleNs = UInt64(config.roomIdleS * 1e9)
+        // In a fleet a room's state is saved to Redis at unload: none unloads while Redis is away.
+        if cluster?.problem != nil { return }
         for room in roomOrder where room.name != Room.mainName && room.members.isEmpty {
             guard let since = room.idleSinceNs, nowNs &- since >= idleNs else { continue }
             unload(room, reason: "idle")
@@ -140,6 +144,7 @@ extension Server {
     }
 
     private func unload(_ room: Room, reason: String) {
+        cluster?.unloaded(room)
         if room.statePath != nil {
             room.saveState(reason: "unload", always: true)
             var summary = room.summary
@@ -183,6 +188,9 @@ extension Server {
 
     /// Saves every loaded room that changed since its last save (`--state-interval`, and `always` at shutdown).
     func saveRooms(reason: String, always: Bool = false) {
-        for room in roomOrder { room.saveState(reason: reason, always: always) }
+        for room in roomOrder {
+            cluster?.save(room, always: always)
+            room.saveState(reason: reason, always: always)
+        }
     }
 }

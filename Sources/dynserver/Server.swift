@@ -41,6 +41,12 @@ final class Server {
     let metrics = ServerMetrics()
     /// The HTTP/WebSocket listener (`--http-port`), when started.
     var http: HTTPFrontEnd?
+    /// The fleet's room directory (`--cluster`), and the Agones SDK client (`AGONES_SDK_HTTP_PORT`):
+    /// Server+Fleet.swift.
+    var cluster: ClusterDirectory?
+    var agones: AgonesSDK?
+    /// Whether the loop keeps time (`GET /healthz`).
+    var loopHealth: LoopHealth?
 
     init(config: ServerConfig, log: Logger) throws {
         self.config = config
@@ -90,7 +96,7 @@ final class Server {
             self.http?.closeStalledRequests()
             self.unloadIdleRooms(nowNs: EventLoop.hrtimeNs)
         }
-        if config.statePath != nil || config.stateDir != nil {
+        if config.statePath != nil || config.stateDir != nil || config.cluster != nil {
             let timer = try UVTimer(loop: loop)
             let ms = UInt64(config.stateIntervalS * 1000)
             try timer.start(afterMs: ms, repeatMs: ms) { [unowned self] in self.saveRooms(reason: "interval") }
@@ -157,8 +163,11 @@ final class Server {
         // error follows the welcome and it stays in main (or NAME is joined at its token hello).
         var plan: JoinPlan?
         var refusal: ProtocolError?
+        var claimLater = false
         if let requested, requested != Room.mainName {
-            if session.authorized {
+            if session.authorized, let cluster, cluster.mustClaim(requested) {
+                claimLater = true
+            } else if session.authorized {
                 switch planJoin(requested, scene: nil, roomToken: nil, for: session) {
                 case .success(let planned): plan = planned
                 case .failure(let error): refusal = error
@@ -189,6 +198,7 @@ final class Server {
             session.reply(.error(refusal))
             session.flushReplies()
         }
+        if claimLater, let requested { joinFleetRoom(requested, session: session) }
         log.info("client \(id) connected from \(session.address) over \(connection.transportName) (\(sessions.count) connected)")
         return session
     }
@@ -232,6 +242,7 @@ final class Server {
         housekeeping?.close()
         stateTimer?.close()
         saveRooms(reason: reason, always: true)
+        stopFleet()
         signals.forEach { $0.close() }
         let bye = SharedBytes(ServerMessage.bye(reason: "shutdown").encoded())
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {

@@ -48,5 +48,15 @@ struct ServerConfig: Sendable {
     /// `--hash-every`: ticks between the hash lines of a recording.
     var hashEvery: UInt64 = 60
 
+    /// `--cluster redis://HOST:PORT[/DB]`: the fleet's room directory (docs/DEPLOY.md); nil: a server alone.
+    var cluster: RedisAddress?
+    /// `--advertise HOST[:PORT]`: the TCP address other servers redirect to (port 0 or none: the bound port).
+    var advertiseHost: String?
+    var advertisePort = 0
+    /// `--advertise-http URL`: the base of this server's pages in redirects (default http://HOST:HTTP_PORT).
+    var advertiseHTTP: String?
+    /// `AGONES_SDK_HTTP_PORT`: the Agones SDK sidecar's REST port on localhost (nil: not under Agones).
+    var agonesPort: Int?
+
     static let serverName = DynVersion.line("dynserver")
 }

@@ -55,6 +55,10 @@ public final class EventLoop {
 
     public func updateTime() { uv_update_time(raw) }
 
+    /// The libuv loop itself, for C libraries that drive their own handles on it (hiredis' libuv adapter,
+    /// libcurl's multi interface): they must be used on the loop thread and close every handle they open.
+    public var uvLoop: UnsafeMutablePointer<uv_loop_t> { raw }
+
     /// Closes every handle still open (used on shutdown paths), then lets their close callbacks run.
     public func closeAllHandles() {
         uv_walk(raw, { handle, _ in

@@ -15,6 +15,9 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case protocolMismatch = "protocol_mismatch"
     /// A `join` that would create a room beyond `--max-rooms` (docs/PROTOCOL.md, Rooms).
     case roomLimit = "room_limit"
+    /// A join that needs the fleet's room directory while Redis cannot be reached (docs/PROTOCOL.md, A fleet
+    /// of servers).
+    case unavailable
 }
 
 /// A client message's `id`, echoed verbatim in the `ack`, `error` or `pong` that answers it.

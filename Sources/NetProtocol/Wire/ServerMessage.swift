@@ -16,6 +16,8 @@ public enum ServerMessage: Equatable, Sendable {
     case bye(reason: String)
     case contact(ContactReport)
     case notice(Notice)
+    /// The room is owned by another server of the fleet (docs/PROTOCOL.md, A fleet of servers).
+    case redirect(Redirect)
 
     public static func == (lhs: ServerMessage, rhs: ServerMessage) -> Bool {
         switch (lhs, rhs) {
@@ -29,6 +31,7 @@ public enum ServerMessage: Equatable, Sendable {
         case let (.bye(a), .bye(b)): return a == b
         case let (.contact(a), .contact(b)): return a == b
         case let (.notice(a), .notice(b)): return a == b
+        case let (.redirect(a), .redirect(b)): return a == b
         default: return false
         }
     }
@@ -73,6 +76,7 @@ public enum ServerMessage: Equatable, Sendable {
             w.endObject()
         case let .contact(report): ServerMessage.write(report, into: &w)
         case let .notice(notice): ServerMessage.write(notice, into: &w)
+        case let .redirect(redirect): redirect.write(into: &w)
         }
         w.newline()
         return w.bytes

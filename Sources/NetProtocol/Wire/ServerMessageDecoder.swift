@@ -25,6 +25,9 @@ struct ServerMessageDecoder {
         case "bye": return .bye(reason: try root.string("reason"))
         case "contact": return .contact(try contact(root))
         case "notice": return .notice(try notice(root))
+        case "redirect":
+            return .redirect(Redirect(room: try root.string("room"), host: try root.string("host"), port: try root.int("port"),
+                                      http: try root.string("http"), id: try id(root)))
         default: throw MalformedServerMessage()
         }
     }

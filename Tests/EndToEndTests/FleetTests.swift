@@ -1,0 +1,279 @@
+import Foundation
+import NetProtocol
+import Testing
+
+extension EndToEnd {
+    /// A fleet of three real servers sharing rooms through a real `redis-server` started here
+    /// (docs/PROTOCOL.md, A fleet of servers; docs/DEPLOY.md): one owner per room, redirects (the message,
+    /// `dynclient` following it, `/r/NAME` 307), the fleet-wide list, failover after SIGKILL with the state
+    /// of at most one interval ago, leases released at SIGTERM, and Redis going away and coming back.
+    @Suite(.serialized, .timeLimit(.minutes(1)))
+    struct FleetTests {
+        @Test func eachRoomHasOneOwnerAndJoinsElsewhereAreRedirected() throws {
+            let redis = try RedisProcess()
+            let servers = try (0..<3).map { _ in try fleetServer(redis) }
+            let clients = try servers.map { server -> LineClient in
+                let client = try server.connect()
+                _ = client.join()
+                return client
+            }
+            let created = try #require(try clients[0].joinAnswer("lab", id: 1)?.ackFields)
+            #expect(created.first { $0.0 == "created" }?.1 == .bool(true))
+            for (index, client) in clients.enumerated().dropFirst() {
+                let answer = try #require(try client.joinAnswer("lab", id: 2))
+                let redirect = try #require(answer.redirect, "server \(index) answered \(answer) instead of a redirect")
+                #expect(redirect.room == "lab" && redirect.host == "127.0.0.1" && redirect.port == Int(servers[0].port))
+                #expect(redirect.http == "http://127.0.0.1:\(try #require(servers[0].httpPort))/r/lab")
+                // The client stays where it was: its next command still acts in main.
+                let stayed = try #require(try client.ack(#"{"type":"rooms","id":3}"#, id: 3))
+                #expect(stayed.isEmpty == false)
+            }
+            // A room made through the second server is its own; every server lists both with their owners.
+            #expect(try clients[1].joinAnswer("studio", id: 4)?.ackFields?.first { $0.0 == "created" }?.1 == .bool(true))
+            let owners = ["lab": "127.0.0.1:\(servers[0].port)", "studio": "127.0.0.1:\(servers[1].port)"]
+            for server in servers {
+                let httpPort = try #require(server.httpPort)
+                let listed = waitUntil(timeout: 5) {
+                    let rooms = (try? fleetRooms(port: httpPort)) ?? nil
+                    return rooms?["lab"] == owners["lab"] && rooms?["studio"] == owners["studio"]
+                }
+                let seen = (try? fleetRooms(port: httpPort)) ?? nil
+                #expect(listed, "GET /rooms on \(server.port): \(String(describing: seen))")
+            }
+            let viaCommand = try #require(try clients[2].ack(#"{"type":"rooms","id":5}"#, id: 5))
+            guard case .array(let entries)? = viaCommand.first(where: { $0.0 == "rooms" })?.1 else {
+                Issue.record("no rooms in \(viaCommand)")
+                return
+            }
+            let labEntry = entries.first { $0["name"]?.string == "lab" }
+            #expect(labEntry?["owner"]?.string == owners["lab"])
+            #expect(entries.first { $0["name"]?.string == "main" }?["owner"]?.string == "127.0.0.1:\(servers[2].port)",
+                    "main is each server's own lobby")
+            // `/r/NAME`: the owner serves the page, the others answer 307 to it.
+            let ownerHTTP = try #require(servers[0].httpPort)
+            #expect(try HTTPReply.get(port: ownerHTTP, "/r/lab")?.status == 200)
+            // Two servers asked for a new room at the same moment: one creates it, the other redirects there.
+            try clients[0].send(#"{"type":"join","id":8,"room":"race"}"#)
+            try clients[2].send(#"{"type":"join","id":8,"room":"race"}"#)
+            let raced = try [clients[0], clients[2]].map { client in
+                try #require(client.joinReply(id: 8), "no answer to the raced join")
+            }
+            let winners = raced.filter { $0.ackFields?.contains { $0.0 == "created" && $0.1 == .bool(true) } == true }
+            #expect(winners.count == 1, "\(raced)")
+            let loserRedirect = raced.compactMap(\.redirect).first
+            #expect(loserRedirect?.room == "race" && raced.compactMap(\.redirect).count == 1)
+            let winnerPort = raced[0].ackFields != nil ? servers[0].port : servers[2].port
+            #expect(loserRedirect?.port == Int(winnerPort))
+            let thirdHTTP = try #require(servers[2].httpPort)
+            let moved = try #require(try HTTPReply.get(port: thirdHTTP, "/r/lab"))
+            #expect(moved.status == 307)
+            #expect(moved.headers["location"] == "http://127.0.0.1:\(ownerHTTP)/r/lab")
+            withExtendedLifetime((redis, servers, clients)) {}
+        }
+
+        @Test func dynclientFollowsARedirectToTheOwner() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let run = try HeadlessRun.run(["--port", String(other.port), "--headless", "--room", "lab", "--linger", "300"],
+                                          stdin: "")
+            let messages = run.stdoutLines.compactMap { ServerMessage.decode($0) }
+            let welcomes = messages.compactMap { if case .welcome(let w) = $0 { w } else { nil } }
+            #expect(messages.contains { $0.redirect?.port == Int(owner.port) }, "no redirect in \(run.stdoutLines.prefix(6))")
+            #expect(welcomes.count == 2, "the client connects to the owner after the redirect")
+            let joined = messages.compactMap(\.ackFields).first { $0.contains { $0.0 == "client" } && $0.contains { $0.0 == "room" } }
+            #expect(joined?.first { $0.0 == "room" }?.1 == .string("lab"))
+            // It is in the owner's lab, with the client that made it: two clients in the room's snapshots.
+            let lastScene = try #require(messages.lastIndex { if case .scene = $0 { true } else { false } })
+            let roomSnapshot = messages[lastScene...].compactMap { if case .snapshot(let s) = $0 { s } else { nil } }.first
+            #expect(roomSnapshot?.clients == 2, "\(run.stdoutLines.suffix(4))")
+            withExtendedLifetime((redis, owner, other, maker)) {}
+        }
+
+        @Test(.enabled(if: ExternalTool.chromium != nil, Comment(rawValue: BrowserTests.chromiumMissing)))
+        func thePageFollowsARedirectToTheOwnersPage() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let otherHTTP = try #require(other.httpPort)
+            let browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(otherHTTP)/")
+            let open = Reliability.eventually(timeout: 20) { (try? browser.evaluate("dyn.state")) as? String == "open" }
+            #expect(open, "the page never connected")
+            // The page asks the other server for lab: the redirect takes it to the owner's page for the room.
+            _ = try browser.evaluate(#"send({type: "join", room: "lab", id: "j"})"#)
+            let ownerPage = "http://127.0.0.1:\(try #require(owner.httpPort))/r/lab"
+            let moved = Reliability.eventually(timeout: 20) { (try? browser.evaluate("location.href")) as? String == ownerPage }
+            let at = (try? browser.evaluate("location.href")) as? String
+            #expect(moved, "the page is at \(at ?? "?"), not \(ownerPage)")
+            withExtendedLifetime((redis, maker)) {}
+        }
+
+        @Test func aKilledOwnersRoomsComeBackElsewhereWithTheirState() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let spawned = try #require(try maker.ack(#"{"type":"spawn","shape":"rect","width":30,"height":30,"x":200,"y":100,"id":2}"#, id: 2))
+            let body = try #require(spawned.first { $0.0 == "body" }?.1.number)
+            // The state reaches Redis within one --state-interval (0.5 s): the body is in the saved state.
+            let saved = waitUntil(timeout: 5) {
+                let got = try? ExternalTool.run(try #require(ExternalTool.find("redis-cli")),
+                                                ["-p", String(redis.port), "GET", "dyn:state:lab"])
+                return got?.output.contains("\"id\":\(Int(body))") == true
+            }
+            #expect(saved, "the state with body \(Int(body)) never reached Redis")
+            let probe = try other.connect()
+            _ = probe.join()
+            owner.signal(SIGKILL)
+            _ = owner.waitForExit(timeout: 5)
+            let killed = Date()
+            var answer: ServerMessage?
+            var attempt = 10
+            let usable = waitUntil(timeout: 12) {
+                attempt += 1
+                answer = try? probe.joinAnswer("lab", id: attempt, timeout: 2)
+                return answer?.ackFields != nil
+            }
+            let seconds = Date().timeIntervalSince(killed)
+            #expect(usable, "lab never came back: \(String(describing: answer))")
+            // SPEC Part J: usable again within 6 s of the SIGKILL (the lease is 5 s); a generous margin for CI.
+            #expect(seconds < 9, "lab came back after \(seconds) s")
+            #expect(answer?.ackFields?.first { $0.0 == "created" }?.1 == .bool(false))
+            let scene = try #require(probe.lastScene)
+            #expect(scene.bodies.contains { $0.id == Int(body) }, "the same ids: body \(Int(body)) survived")
+            withExtendedLifetime((redis, other, maker)) {}
+        }
+
+        @Test func aStalledOwnerCannotTakeBackARoomClaimedMeanwhile() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let member = try owner.connect()
+            _ = member.join()
+            _ = try #require(try member.joinAnswer("lab", id: 1)?.ackFields)
+            let probe = try other.connect()
+            _ = probe.join()
+            // The owner stalls past its lease (stopped), and the other server claims lab meanwhile.
+            owner.signal(SIGSTOP)
+            var attempt = 10
+            let claimed = waitUntil(timeout: 12) {
+                attempt += 1
+                return (try? probe.joinAnswer("lab", id: attempt, timeout: 2))??.ackFields != nil
+            }
+            owner.signal(SIGCONT)
+            #expect(claimed, "the other server never claimed lab")
+            // Back, the old owner finds the lease taken: it drops lab and sends its member to the new owner.
+            let redirected = member.waitFor(timeout: 10) { $0.redirect != nil }?.redirect
+            #expect(redirected?.room == "lab" && redirected?.port == Int(other.port) && redirected?.id == nil)
+            let otherHTTP = try #require(other.httpPort)
+            #expect(waitUntil(timeout: 5) { ((try? fleetRooms(port: otherHTTP)) ?? nil)?["lab"] == "127.0.0.1:\(other.port)" },
+                    "the new owner keeps its lease")
+            #expect(owner.stderr.contains("lease taken by"), "the old owner says why it dropped lab")
+            withExtendedLifetime(redis) {}
+        }
+
+        @Test func anIdleRoomIsSavedAndReleasedThenRestoredElsewhere() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis, ["--room-idle-s", "0.5"])
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let spawned = try #require(try maker.ack(#"{"type":"spawn","shape":"ellipse","width":24,"height":24,"x":300,"y":100,"id":2}"#, id: 2))
+            let body = try #require(spawned.first { $0.0 == "body" }?.1.number)
+            _ = try #require(try maker.joinAnswer("main", id: 3)?.ackFields)
+            // Unloaded after half a second without clients: saved to Redis and its lease released, so the other
+            // server's join restores it (until then it is redirected to the owner).
+            let probe = try other.connect()
+            _ = probe.join()
+            var attempt = 10
+            var answer: ServerMessage?
+            let restored = waitUntil(timeout: 10) {
+                attempt += 1
+                answer = try? probe.joinAnswer("lab", id: attempt, timeout: 2)
+                return answer?.ackFields != nil
+            }
+            #expect(restored, "lab never left its owner: \(String(describing: answer))")
+            #expect(answer?.ackFields?.first { $0.0 == "created" }?.1 == .bool(false))
+            #expect(probe.lastScene?.bodies.contains { $0.id == Int(body) } == true, "body \(Int(body)) came along")
+            withExtendedLifetime((redis, owner)) {}
+        }
+
+        @Test func sigtermReleasesTheLeasesAtOnce() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let probe = try other.connect()
+            _ = probe.join()
+            #expect(try probe.joinAnswer("lab", id: 2)?.redirect != nil, "owned elsewhere before the SIGTERM")
+            owner.signal(SIGTERM)
+            #expect(owner.waitForExit(timeout: 10) == 0)
+            // No waiting for the lease to run out: the very next join takes the room, with its state.
+            let answer = try #require(try probe.joinAnswer("lab", id: 3))
+            #expect(answer.ackFields?.first { $0.0 == "created" }?.1 == .bool(false), "got \(answer)")
+            withExtendedLifetime((redis, maker)) {}
+        }
+
+        @Test func healthzSaysWhenTheLoopIsLate() throws {
+            let redis = try RedisProcess()
+            let server = try fleetServer(redis)
+            let httpPort = try #require(server.httpPort)
+            #expect(try HTTPReply.get(port: httpPort, "/healthz")?.status == 200)
+            // The stimulus: the whole process stopped for 1.5 s (its loop cannot run), then continued.
+            server.signal(SIGSTOP)
+            usleep(1_500_000)
+            server.signal(SIGCONT)
+            let late = try #require(try HTTPReply.get(port: httpPort, "/healthz"))
+            #expect(late.status == 503 && late.body.contains("event loop late"), "\(late.status) \(late.body)")
+            withExtendedLifetime(redis) {}
+        }
+
+        @Test func withoutRedisRoomsKeepRunningNewJoinsAreUnavailableAndItReregisters() throws {
+            let redis = try RedisProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let ownerHTTP = try #require(owner.httpPort)
+            let otherHTTP = try #require(other.httpPort)
+            let member = try owner.connect()
+            _ = member.join()
+            _ = try #require(try member.joinAnswer("lab", id: 1)?.ackFields)
+            _ = try #require(try member.ack(#"{"type":"pause","id":2}"#, id: 2))
+            redis.stop()
+            #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/healthz"))??.status == 503 })
+            let health = try #require(try HTTPReply.get(port: ownerHTTP, "/healthz"))
+            #expect(health.body.contains("redis"), "the reason: \(health.body)")
+            // The room in memory keeps running: it steps when told to.
+            let before = try #require(try member.currentTick())
+            _ = try #require(try member.ack(#"{"type":"step","ticks":5,"id":3}"#, id: 3))
+            let after = try #require(try member.currentTick())
+            #expect(after == before + 5)
+            // A join that needs the directory is unavailable; a join of a loaded room still works.
+            let newcomer = try other.connect()
+            _ = newcomer.join()
+            #expect(try newcomer.joinAnswer("elsewhere", id: 4)?.errorCode == .unavailable)
+            #expect(try member.joinAnswer("main", id: 5)?.ackFields != nil)
+            #expect(try member.joinAnswer("lab", id: 6)?.ackFields != nil)
+            // Redis comes back empty (same port): the servers reconnect and the owner registers lab again.
+            let revived = try RedisProcess(port: redis.port)
+            #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/healthz"))??.status == 200 })
+            let registered = waitUntil(timeout: 10) {
+                ((try? fleetRooms(port: otherHTTP)) ?? nil)?["lab"] == "127.0.0.1:\(owner.port)"
+            }
+            let seen = (try? fleetRooms(port: otherHTTP)) ?? nil
+            #expect(registered, "lab is not in the directory again: \(String(describing: seen))")
+            #expect(try newcomer.joinAnswer("lab", id: 7)?.redirect?.port == Int(owner.port))
+            withExtendedLifetime((revived, owner, other)) {}
+        }
+    }
+}
