@@ -104,7 +104,7 @@ extension EndToEnd {
         }
 
         @Test func readyHealthTheRoomsLabelAndShutdownAfterSigterm() throws {
-            let sidecar = try FakeAgonesSidecar(port: try freePort())
+            let sidecar = try FakeAgonesSidecar(port: try TCPSocket.freePort())
             let server = try agonesServer(port: sidecar.port)
             #expect(waitUntil(timeout: 10) { sidecar.requests.first?.hasPrefix("POST /ready") == true },
                     "no ready: \(sidecar.requests)")
@@ -124,7 +124,7 @@ extension EndToEnd {
         }
 
         @Test func aSidecarThatComesUpLateStillHearsReady() throws {
-            let port = try freePort()
+            let port = try TCPSocket.freePort()
             let server = try agonesServer(port: port)
             // Nothing listens yet: the server says so once in its log and keeps trying quietly.
             #expect(waitUntil(timeout: 10) { server.stderr.contains("agones: POST /ready") },

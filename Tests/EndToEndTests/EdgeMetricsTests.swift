@@ -24,14 +24,14 @@ extension EndToEnd {
             scrape.text.split(separator: "\n").contains { $0.hasPrefix(line + " ") }
         }
 
-        @Test(.enabled(if: ExternalTool.promtool != nil, "promtool not found (Debian package prometheus)"))
+        @Test(RequiredTool.promtool.trait)
         func theNewSeriesPassPromtool() throws {
             let server = try ServerProcess(["--scene", "push"])
             let http = try #require(server.httpPort)
             _ = try HTTPReply.get(port: http, "/nowhere")
             _ = try WebSocketClient(port: http).join()
             let scrape = try MetricsScrape.fetch(port: http)
-            let (status, output) = try ExternalTool.run(try #require(ExternalTool.promtool), ["check", "metrics"], input: scrape.text)
+            let (status, output) = try ExternalTool.run(try RequiredTool.promtool.require(), ["check", "metrics"], input: scrape.text)
             #expect(status == 0, "promtool check metrics: \(output)")
             for family in ["process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds", "process_max_fds",
                            "process_cpu_seconds_total", "process_start_time_seconds", "dyn_http_responses_total", "dyn_http_pending",

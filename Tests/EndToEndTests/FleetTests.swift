@@ -7,7 +7,7 @@ extension EndToEnd {
     /// (docs/PROTOCOL.md, A fleet of servers; docs/DEPLOY.md): one owner per room, redirects (the message,
     /// `dynclient` following it, `/r/NAME` 307), the fleet-wide list, failover after SIGKILL with the state
     /// of at most one interval ago, leases released at SIGTERM, and Redis going away and coming back.
-    @Suite(.serialized, .timeLimit(.minutes(1)))
+    @Suite(.serialized, .timeLimit(.minutes(1)), RequiredTool.redisServer.trait)
     struct FleetTests {
         @Test func eachRoomHasOneOwnerAndJoinsElsewhereAreRedirected() throws {
             let redis = try RedisProcess()
@@ -93,7 +93,7 @@ extension EndToEnd {
             withExtendedLifetime((redis, owner, other, maker)) {}
         }
 
-        @Test(.enabled(if: ExternalTool.chromium != nil, Comment(rawValue: BrowserTests.chromiumMissing)))
+        @Test(RequiredTool.chromium.trait)
         func thePageFollowsARedirectToTheOwnersPage() throws {
             let redis = try RedisProcess()
             let owner = try fleetServer(redis)
@@ -102,7 +102,7 @@ extension EndToEnd {
             _ = maker.join()
             _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
             let otherHTTP = try #require(other.httpPort)
-            let browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(otherHTTP)/")
+            let browser = try HeadlessChromium(binary: try RequiredTool.chromium.require(), url: "http://127.0.0.1:\(otherHTTP)/")
             let open = Reliability.eventually(timeout: 20) { (try? browser.evaluate("dyn.state")) as? String == "open" }
             #expect(open, "the page never connected")
             // The page asks the other server for lab: the redirect takes it to the owner's page for the room.

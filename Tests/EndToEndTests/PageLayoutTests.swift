@@ -9,7 +9,7 @@ extension EndToEnd {
     /// The page's layout and life cycle in a real headless Chromium: a phone (390 x 844, touch) and a wide
     /// screen (1280 x 800), the caption, the favicon and a clean console, and what a lost server looks like.
     /// Screenshots are kept in `.build/test-artifacts`.
-    @Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: ExternalTool.chromium != nil, Comment(rawValue: BrowserTests.chromiumMissing)))
+    @Suite(.serialized, .timeLimit(.minutes(1)), RequiredTool.chromium.trait)
     struct PageLayoutTests {
         /// Every visible element's right edge and the document's scroll width, against the viewport's width.
         private func overflow(_ page: PageSession, width: Int) throws -> [String] {

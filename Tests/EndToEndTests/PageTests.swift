@@ -6,7 +6,7 @@ extension EndToEnd {
     /// The page's pointer and keyboard features in a real headless Chromium against a real server, each seen
     /// from outside by a TCP observer or in the page's own pixels and DOM: handles, empty space, errors in
     /// words, tap rings, the property panel, names that stick (docs/PROTOCOL.md, "HTTP").
-    @Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: ExternalTool.chromium != nil, Comment(rawValue: BrowserTests.chromiumMissing)))
+    @Suite(.serialized, .timeLimit(.minutes(1)), RequiredTool.chromium.trait)
     struct PageTests {
         @Test func draggingAnAnchorsHandleMovesTheAnchorAnObserverSees() throws {
             let page = try PageSession(["--scene", "attachment"])

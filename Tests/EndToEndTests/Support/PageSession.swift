@@ -35,7 +35,7 @@ final class PageSession {
             snapshot = joined.snapshot
         }
         let http = try #require(server.httpPort)
-        browser = try HeadlessChromium(binary: try #require(ExternalTool.chromium), url: "http://127.0.0.1:\(http)\(path)",
+        browser = try HeadlessChromium(binary: try RequiredTool.chromium.require(), url: "http://127.0.0.1:\(http)\(path)",
                                        width: width, height: height)
         try setViewport(width: width, height: height, mobile: false)
         #expect(waitUntilReady(), "the page did not connect and draw: \(String(describing: try? evaluate("JSON.stringify({s: dyn.state, f: dyn.frames, b: dyn.bodies.size})")))")
