@@ -15,7 +15,7 @@ extension EndToEnd {
             // stopped once an observer saw the client counted in two keep-alive snapshots after the first (a
             // quiet world sends one a second: over a second of world time later); its bye can only be
             // printed by a client that is still following.
-            try server.whenClientsReach(2, count: 2) { kill(serverPID, SIGTERM) }
+            try server.whenClientsReach(2, thenSnapshots: 2) { kill(serverPID, SIGTERM) }
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--follow", "--linger", "100"], stdin: "")
             #expect(run.exitCode == 0)
             let messages = decoded(run)

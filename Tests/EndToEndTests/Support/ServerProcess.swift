@@ -104,7 +104,7 @@ final class ServerProcess {
     /// Runs `action` on another thread once an observer connected now sees `count` clients in a snapshot
     /// (itself included), or after `timeout` seconds if it never does: for tests whose own thread is blocked
     /// in a child process that must be connected before the server is stopped. An event, not a timer.
-    func whenClientsReach(_ count: Int, timeout: Double = 30, count snapshotsAfter: Int = 0,
+    func whenClientsReach(_ count: Int, timeout: Double = 30, thenSnapshots snapshotsAfter: Int = 0,
                           _ action: @escaping @Sendable () -> Void) throws {
         let observer = ThreadOwned(try connect())
         _ = observer.value.join()
