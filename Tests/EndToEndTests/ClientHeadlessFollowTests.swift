@@ -12,15 +12,14 @@ extension EndToEnd {
             let server = try ServerProcess(["--scene", "empty"])
             let serverPID = server.pid
             // stdin is empty: without --follow the client would be gone after its 100 ms linger. The server is
-            // stopped once an observer saw the client counted in two keep-alive snapshots after the first (a
-            // quiet world sends one a second: over a second of world time later); its bye can only be
-            // printed by a client that is still following.
-            try server.whenClientsReach(2, count: 2) { kill(serverPID, SIGTERM) }
+            // stopped once an observer saw the client counted for 60 ticks (a second) of world time, which no
+            // machine runs faster than real time; its bye can only be printed by a client still following.
+            try server.whenClientsReach(2, thenTicks: 60) { kill(serverPID, SIGTERM) }
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--follow", "--linger", "100"], stdin: "")
             #expect(run.exitCode == 0)
             let messages = decoded(run)
             #expect(messages.contains(.bye(reason: "shutdown")))
-            // The two keep-alive snapshots the observer waited for reached this client too.
+            // Its join snapshot and the snapshots of that second (a quiet world's keep-alive at least).
             let snapshots = messages.filter { if case .snapshot = $0 { true } else { false } }
             #expect(snapshots.count >= 2, "\(run.stdoutLines)")
         }

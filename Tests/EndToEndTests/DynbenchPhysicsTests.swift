@@ -3,8 +3,9 @@ import Testing
 
 /// `dynbench physics` run as a process: Box2D v3's benchmark scenes, `--wake-one` and `--compare-box2d3`
 /// (against a stand-in harness script, since the real one is built outside the repository). Sizes are tiny:
-/// these check what the commands build and print, not how fast anything is.
-@Suite struct DynbenchPhysicsTests {
+/// these check what the commands build and print, not how fast anything is. One process at a time, in a run
+/// of its own (`make test`): a bench process must not compete with another, nor with the end-to-end suites.
+@Suite(.serialized) struct DynbenchPhysicsTests {
     /// Each scene at a small size: one line, with the number of dynamic items its geometry implies.
     @Test(.timeLimit(.minutes(5)), arguments: [
         ("pyramid", 4, 10), ("rain", 20, 20), ("large_pyramid", 3, 6), ("many_pyramids", 1, 55),

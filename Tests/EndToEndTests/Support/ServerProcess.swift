@@ -105,15 +105,17 @@ final class ServerProcess {
     /// Runs `action` on another thread once an observer connected now sees `count` clients in a snapshot
     /// (itself included), or after `timeout` seconds if it never does: for tests whose own thread is blocked
     /// in a child process that must be connected before the server is stopped. An event, not a timer.
-    func whenClientsReach(_ count: Int, timeout: Double = 30, count snapshotsAfter: Int = 0,
+    func whenClientsReach(_ count: Int, timeout: Double = 30, thenTicks ticks: UInt64 = 0,
                           _ action: @escaping @Sendable () -> Void) throws {
         let observer = ThreadOwned(try connect())
         _ = observer.value.join()
         DispatchQueue.global().async {
-            _ = observer.value.nextSnapshot(timeout: timeout) { $0.clients >= count }
-            // Optionally `snapshotsAfter` more snapshots that still count them (each a tick of the world or a
-            // keep-alive of a quiet one), so that the clients have been connected for a while in world time.
-            for _ in 0..<snapshotsAfter { _ = observer.value.nextSnapshot(timeout: timeout) { $0.clients >= count } }
+            let counted = observer.value.nextSnapshot(timeout: timeout) { $0.clients >= count }
+            // Optionally `ticks` more of world time (a running world's ticks or a quiet one's keep-alives, one
+            // every tick_hz ticks) with them still counted: connected for at least that long.
+            if ticks > 0, let start = counted?.tick {
+                _ = observer.value.nextSnapshot(timeout: timeout) { $0.clients >= count && $0.tick >= start + ticks }
+            }
             action()
             withExtendedLifetime(observer) {}
         }
