@@ -23,7 +23,8 @@ enum WorldMotion: Equatable, Sendable {
 struct StatusInfo: Equatable, Sendable {
     var address: String
     var connection: ConnectionStatus = .connecting
-    /// The room this client is in (shown when the server names one).
+    /// The room this client is in; shown unless it is `main`, so a client that never left main (every
+    /// revision-2 session) sees the status line it always did.
     var room: String?
     var scene: String?
     var motion: WorldMotion = .running
@@ -61,7 +62,7 @@ enum StatusLine {
         case let .reconnecting(inMs, _, _): fields.append("reconnecting in \(format(Double(inMs) / 1000, decimals: 1)) s")
         case .unauthorized: fields.append("unauthorized: give --token")
         }
-        if let room = info.room { fields.append("room \(room)") }
+        if let room = info.room, room != "main" { fields.append("room \(room)") }
         fields.append("scene \(info.scene ?? "-")")
         if info.readOnly, info.connection.isConnected { fields.append("read-only: admin token needed") }
         if info.connection.isConnected {

@@ -8,6 +8,8 @@ import NetProtocol
 /// subscription, a new connection) the baseline is nil until a keyframe has gone out.
 struct ClientFeed {
     private var lastIndex: UInt64?
+    /// The tick of the last snapshot this connection's rate let through.
+    private var lastTick: UInt64?
     /// The last frame handed to the transport (it may still wait in the latest-only slot).
     private var sent: PoseTable?
     /// The last frame known to have left the queue: what the client holds once it read everything.
@@ -19,8 +21,15 @@ struct ClientFeed {
     mutating func isDue(tick: UInt64, hz: Double?, tickHz: Double, force: Bool) -> Bool {
         guard let hz else { return true }
         let index = UInt64(Double(tick) * hz / tickHz)
-        guard force || index != lastIndex else { return false }
+        if !force {
+            guard index != lastIndex else { return false }
+            // A room that ran several ticks in one job delivers once, at its last tick: a snapshot that went
+            // out a tick late must not bring the next one closer than the rate allows.
+            // (A clock taken back by a restore starts the spacing afresh.)
+            if let lastTick, tick > lastTick, Double(tick - lastTick) < (tickHz / hz).rounded(.down) { return false }
+        }
         lastIndex = index
+        lastTick = tick
         return true
     }
 

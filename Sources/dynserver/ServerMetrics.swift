@@ -79,7 +79,7 @@ extension Server {
         }
         out.family("dyn_bodies", "gauge", "Items in every loaded room now (dynamic, static and kinematic).")
         out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.world.animator.itemCount }))
-        out.family("dyn_world_paused", "gauge", "Loaded rooms in which no physics step runs now (at rest or held); 1 or 0 with main alone.")
+        out.family("dyn_world_paused", "gauge", "Loaded rooms at rest or held now: no physics step runs in them (1 or 0 with main alone).")
         out.sample("dyn_world_paused", [], Double(roomOrder.filter { $0.isAtRest }.count))
         out.family("dyn_rooms", "gauge", "Rooms loaded now, main included.")
         out.sample("dyn_rooms", [], Double(rooms.count))

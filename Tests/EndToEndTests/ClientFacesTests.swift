@@ -68,7 +68,7 @@ extension EndToEnd {
             let http = try #require(session.server.httpPort)
             let metrics = try MetricsScrape.fetch(port: http)
             #expect(metrics.value("dyn_world_paused") == 1)
-            #expect(metrics.text.contains("# HELP dyn_world_paused 1 while the world is at rest"), "\(metrics.text.prefix(300))")
+            #expect(metrics.text.contains("# HELP dyn_world_paused Loaded rooms at rest or held now"), "\(metrics.text.prefix(300))")
             // p holds it: the other word.
             session.client.type("p")
             #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("| held | tick ") }, "\(status())")

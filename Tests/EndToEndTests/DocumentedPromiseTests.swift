@@ -118,7 +118,7 @@ extension EndToEnd {
             #expect(post.status == 405)
         }
 
-        @Test func aRequestNotCompleteWithinTenSecondsIsClosed() throws {
+        @Test func aRequestNotCompleteWithinFiveSecondsIsClosed() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let http = try #require(server.httpPort)
             let socket = try BlockingSocket(port: http)
@@ -126,8 +126,8 @@ extension EndToEnd {
             let started = Date()
             _ = socket.receiveUntilClosed(timeout: 40)
             #expect(socket.isClosedByPeer, "the server closed the unfinished request")
-            // Not before its 10 s (a lower bound: a loaded machine can only make it later).
-            #expect(Date().timeIntervalSince(started) > 9, "closed after \(Date().timeIntervalSince(started)) s")
+            // Not before its 5 s (docs/PROTOCOL.md, slow clients; a lower bound: a loaded machine can only make it later).
+            #expect(Date().timeIntervalSince(started) > 4.5, "closed after \(Date().timeIntervalSince(started)) s")
             #expect(try HTTPReply.get(port: http, "/healthz")?.status == 200, "the server still answers")
         }
     }

@@ -6,9 +6,24 @@ import Testing
 /// nothing moves between steps, so every number read back is exact and independent of the machine's speed.
 extension LineClient {
     /// Sends `step ticks` and returns the snapshot that step sent to everyone.
+    ///
+    /// That is the last held snapshot before the step's `ack` (docs/PROTOCOL.md, `step`: the snapshot comes
+    /// first), so a held snapshot that an earlier structural change sent is never taken for it. Nil when the
+    /// step is refused or no ack comes within 20 s.
     func step(_ ticks: Int, id: Int) throws -> Snapshot? {
-        try send(ClientMessage(id: .number(String(id)), .step(ticks: ticks)))
-        return nextSnapshot(timeout: 20) { $0.held }
+        let echo = MessageID.number(String(id))
+        try send(ClientMessage(id: echo, .step(ticks: ticks)))
+        let deadline = Date().addingTimeInterval(20)
+        var last: Snapshot?
+        while let message = next(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            switch message {
+            case let .snapshot(snapshot) where snapshot.held: last = snapshot
+            case let .ack(answered, _) where answered == echo: return last
+            case let .error(error) where error.id == echo: return nil
+            default: break
+            }
+        }
+        return nil
     }
 
     /// Sends `step ticks` and returns the raw line of the snapshot it produced.
