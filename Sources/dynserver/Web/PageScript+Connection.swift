@@ -52,6 +52,9 @@ function connect() {
     // A server started with --token (or an admin) lets this page in with ?token=T in its address.
     const token = new URLSearchParams(location.search).get("token");
     if (token) hello.token = token;
+    // Back in a room this page created: with its room_token, so the page keeps its rights there.
+    const kept = dyn.room !== "main" ? roomToken(dyn.room) : null;
+    if (kept) { hello.room = dyn.room; hello.room_token = kept; }
     send(hello);
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ type: "ping", t: performance.now() }), 2000);
@@ -138,6 +141,11 @@ function gravityName(g) {
 
 function acked(m) {
   if (m.id === "rooms-probe") { roomsAnswered(true, m.rooms); return; }
+  // A join's ack (the page's own, the hello's, or the one without id of /ws?room=NAME) says the rights.
+  if (typeof m.room === "string") {
+    if (typeof m.room_token === "string") keepRoomToken(m.room, m.room_token);
+    if (typeof m.admin === "boolean") { dyn.admin = m.admin; setStatusData("admin", m.admin); }
+  }
   const asked = pending.get(m.id); pending.delete(m.id);
   if (!asked) return;
   clearError();
