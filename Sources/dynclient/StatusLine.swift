@@ -14,7 +14,7 @@ enum ConnectionStatus: Equatable, Sendable {
 
 /// Whether the world moves: stepping, at rest (the animator paused itself: `paused` in snapshots), or held
 /// by a `pause` command. The words people read are `running`, `at rest` and `held`, in the terminal and on
-/// the page alike (`/metrics` says `dyn_world_paused`, "1 while the world is at rest").
+/// the page alike (`/metrics` counts the rooms at rest or held in `dyn_world_paused`).
 enum WorldMotion: Equatable, Sendable {
     case running, atRest, held
 }
