@@ -21,7 +21,7 @@ extension EndToEnd {
         }
 
         @Test func rSlashLabPutsThePageInLabAndItsTapLandsThereOnly() throws {
-            try RequiredTool.chromium.require()
+            _ = try RequiredTool.chromium.require()
             let server = try ServerProcess(["--scene", "push"])
             let page = try PageSession(server: server, path: "/r/lab")
             let http = try #require(server.httpPort)
@@ -56,7 +56,7 @@ extension EndToEnd {
         }
 
         @Test func thePickerListsTheRoomsAndCreatesOneWithJoin() throws {
-            try RequiredTool.chromium.require()
+            _ = try RequiredTool.chromium.require()
             let server = try ServerProcess(["--scene", "push"])
             let http = try #require(server.httpPort)
             // A room besides main, with a client of its own.
@@ -98,7 +98,7 @@ extension EndToEnd {
         }
 
         @Test func aPageThatCreatedARoomIsStillItsAdminAfterAReload() throws {
-            try RequiredTool.chromium.require()
+            _ = try RequiredTool.chromium.require()
             // With an admin token, only a room's creator (or its room_token) may change it.
             let server = try ServerProcess(["--scene", "push", "--admin-token", "boss"])
             let page = try PageSession(server: server, path: "/r/lab")
@@ -119,8 +119,53 @@ extension EndToEnd {
             #expect(page.text("document.getElementById('error').textContent").isEmpty)
         }
 
+        @Test func aRefusedRoomLeavesThePageInMainSayingWhyAndAJoinKeepsTheToken() throws {
+            _ = try RequiredTool.chromium.require()
+            // main is the one room --max-rooms 1 allows: /r/lab cannot be loaded.
+            let server = try ServerProcess(["--scene", "push", "--max-rooms", "1", "--token", "s3cret"])
+            let page = try PageSession(server: server, path: "/r/lab?token=s3cret", token: "s3cret")
+            #expect(Reliability.eventually(timeout: 10) {
+                page.text("document.getElementById('error').textContent") == "no room for another room on this server"
+            }, "the refusal in words: \(page.text("document.getElementById('error').textContent"))")
+            #expect(page.text("dyn.room") == "main" && page.text("document.getElementById('room').textContent") == "main")
+            #expect(page.text("location.pathname + location.search") == "/?token=s3cret", "the address says where the page is")
+            #expect(try page.observer.roomList(id: 1)?.map(\.name) == ["main"], "lab was not created")
+            #expect(page.observer.nextSnapshot(timeout: 5) { $0.clients == 2 } != nil, "the page is in main with the observer")
+            // A join from the picker moves the address and keeps ?token= (a reload must still get in).
+            let button = try page.center("#room")
+            try page.browser.click(x: button.x, y: button.y)
+            _ = try page.evaluate("document.getElementById('roomInput').value = 'main'; document.getElementById('roomForm').requestSubmit()")
+            #expect(Reliability.eventually(timeout: 10) { page.text("document.getElementById('result').textContent") == "you are in room main" })
+            #expect(page.text("location.pathname + location.search") == "/?token=s3cret")
+            try page.browser.call("Page.reload")
+            #expect(Reliability.eventually(timeout: 20) { page.text("dyn.state") == "open" && page.text("dyn.scene && dyn.scene.name") == "push" },
+                    "the reloaded page got in with its token: \(page.text("document.getElementById('error').textContent"))")
+        }
+
+        @Test func aRefusedRoomWithoutATokenLeavesThePageInMainToo() throws {
+            _ = try RequiredTool.chromium.require()
+            // Without --token the refusal is the welcome's main and an error without id (docs/PROTOCOL.md, Over HTTP).
+            let page = try PageSession(server: try ServerProcess(["--scene", "push", "--max-rooms", "1"]), path: "/r/lab")
+            #expect(Reliability.eventually(timeout: 10) {
+                page.text("document.getElementById('error').textContent") == "no room for another room on this server"
+            }, "the refusal in words: \(page.text("document.getElementById('error').textContent"))")
+            #expect(page.text("dyn.room") == "main" && page.text("location.pathname") == "/")
+            #expect(page.text("document.getElementById('room').textContent") == "main")
+        }
+
+        @Test func onATokenServerRSlashLabJoinsLabAtTheTokenHello() throws {
+            _ = try RequiredTool.chromium.require()
+            let server = try ServerProcess(["--scene", "push", "--token", "s3cret"])
+            let page = try PageSession(server: server, path: "/r/lab?token=s3cret", token: "s3cret")
+            #expect(Reliability.eventually(timeout: 10) { page.text("dyn.room") == "lab" }, "the page is in \(page.text("dyn.room"))")
+            #expect(page.text("location.pathname + location.search") == "/r/lab?token=s3cret")
+            #expect(page.text("document.getElementById('room').textContent") == "lab")
+            let rooms = try #require(try page.observer.roomList(id: 1))
+            #expect(rooms.first { $0.name == "lab" }?.clients == 1 && rooms.first { $0.name == "main" }?.clients == 1, "\(rooms)")
+        }
+
         @Test func theBarNamesTheRoom() throws {
-            try RequiredTool.chromium.require()
+            _ = try RequiredTool.chromium.require()
             let page = try PageSession(server: try ServerProcess(["--scene", "push"]), path: "/r/studio.2")
             #expect(Reliability.eventually(timeout: 10) { page.text("document.getElementById('room').textContent") == "studio.2" },
                     "the bar says: \(page.text("document.getElementById('room').textContent"))")

@@ -22,6 +22,9 @@ function roomFromPath() {
   return ROOM_NAME.test(name) ? name : "main";
 }
 
+/// The page's address for a room: `/` for main, else `/r/NAME`.
+function roomPath(name) { return name === "main" ? "/" : "/r/" + encodeURIComponent(name); }
+
 /// The `room_token` of a room this page created (kept in localStorage), so that a reload or a reconnect
 /// says it in `hello` and is admin there again (docs/PROTOCOL.md, Rooms: rights).
 function roomToken(name) {
