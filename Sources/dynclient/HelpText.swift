@@ -72,12 +72,14 @@ enum HelpText {
     /// At most 79 columns, so that it shows whole on an 80-column terminal.
     static let hint = "?help :cmd 1-9 scene c collide n spawn x del e edit f field p hold .step q quit"
 
-    /// Where a browser shows the same world: the server's HTTP port is its TCP port + 1 unless it was
-    /// started with `--http-port` (README.md), and a room other than `main` has its own path.
-    static func pageURL(host: String, port: Int, room: String? = nil) -> String {
+    /// Where a browser shows the same world: the HTTP port the server's `welcome` says it bound (`http_port`,
+    /// docs/PROTOCOL.md, welcome; nil when it has no HTTP listener, then there is no page to name), on the host
+    /// this client connected to; a room other than `main` has its own path.
+    static func pageURL(host: String, httpPort: Int?, room: String? = nil) -> String? {
+        guard let httpPort else { return nil }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let path = room.map { $0 == "main" ? "/" : "/r/\($0)" } ?? "/"
-        return "http://\(shownHost):\(port + 1)\(path)"
+        return "http://\(shownHost):\(httpPort)\(path)"
     }
 
     /// The lines of help page `page` (1 or 2), laid out in two columns when `columns` allows: the title, the
@@ -86,7 +88,7 @@ enum HelpText {
     static func page(_ page: Int, columns: Int, caption: String? = nil, pageURL: String? = nil) -> [String] {
         let title = page == 1 ? "dynclient - keys and mouse (? again: commands)" : "dynclient - : commands"
         let body = page == 1 ? keys : commands
-        var lines = [title] + (pageURL.map { ["in a browser: \($0) (the server's default HTTP port)"] } ?? []) + [""]
+        var lines = [title] + (pageURL.map { ["in a browser: \($0)"] } ?? []) + [""]
         lines += twoColumns(body, width: columns)
         lines += page == 1 ? [""] + sceneLines : [""] + commandsFooter
         if page == 1, let caption { lines += [""] + InfoRows.wrap(caption, width: min(76, max(20, columns - 4))) }

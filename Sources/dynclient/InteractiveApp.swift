@@ -336,7 +336,8 @@ final class InteractiveApp {
         status.selection = interaction.selected.flatMap { world.bodiesByID[$0] }.map(StatusLine.describe)
         status.bufferMs = world.buffer.delayMs
         let options = RenderOptions(monochrome: colorMode == .none, banner: banner, feedback: feedback, nowMs: now,
-                                    pageURL: HelpText.pageURL(host: link.address.host, port: link.address.port, room: status.room))
+                                    pageURL: HelpText.pageURL(host: link.address.host, httpPort: world.welcome?.httpPort,
+                                                              room: status.room))
         let frame = SceneRenderer.render(world: world, poses: world.poses(), interaction: interaction, status: status,
                                          options: options, columns: size.columns, rows: size.rows)
         let bytes = ScreenDiff.render(previous: previousFrame, next: frame, colorMode: colorMode)

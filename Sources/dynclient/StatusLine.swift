@@ -14,7 +14,7 @@ enum ConnectionStatus: Equatable, Sendable {
 
 /// Whether the world moves: stepping, at rest (the animator paused itself: `paused` in snapshots), or held
 /// by a `pause` command. The words people read are `running`, `at rest` and `held`, in the terminal and on
-/// the page alike (`/metrics` says `dyn_world_paused`, "1 while the world is at rest").
+/// the page alike (`/metrics` counts the rooms at rest or held in `dyn_world_paused`).
 enum WorldMotion: Equatable, Sendable {
     case running, atRest, held
 }
@@ -23,8 +23,7 @@ enum WorldMotion: Equatable, Sendable {
 struct StatusInfo: Equatable, Sendable {
     var address: String
     var connection: ConnectionStatus = .connecting
-    /// The room this client is in; shown unless it is `main`, so a client that never left main (every
-    /// revision-2 session) sees the status line it always did.
+    /// The room this client is in (shown when the server names one other than `main`).
     var room: String?
     var scene: String?
     var motion: WorldMotion = .running
@@ -47,7 +46,8 @@ struct StatusInfo: Equatable, Sendable {
 /// Formats the status line (docs/ARCHITECTURE.md, dynclient).
 ///
 /// Guarantees: the connection state always comes first (`connected`, `connecting`, `reconnecting in 2.3 s`,
-/// `unauthorized: give --token`), then, in this order of importance, the room (when known), the scene name,
+/// `unauthorized: give --token`), then, in this order of importance, the room (when known and not `main`:
+/// docs/PROTOCOL.md, Rooms), the scene name,
 /// `read-only: admin token needed` once the server refused a structural command, `running` / `at rest` /
 /// `held`, the tick (`tick 1234`, or `at rest since tick 1200`, which stands still as the words say),
 /// clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
@@ -62,6 +62,7 @@ enum StatusLine {
         case let .reconnecting(inMs, _, _): fields.append("reconnecting in \(format(Double(inMs) / 1000, decimals: 1)) s")
         case .unauthorized: fields.append("unauthorized: give --token")
         }
+        // `main` is where every client is that never asked for a room: it is not news (docs/PROTOCOL.md, Rooms).
         if let room = info.room, room != "main" { fields.append("room \(room)") }
         fields.append("scene \(info.scene ?? "-")")
         if info.readOnly, info.connection.isConnected { fields.append("read-only: admin token needed") }

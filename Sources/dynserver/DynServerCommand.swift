@@ -188,6 +188,7 @@ struct DynServerCommand: ParsableCommand {
                 boundHTTPPort = httpAddress.port
                 lines += "dynserver http on http://\(httpAddress)/\n"
                 server.http = http
+                server.boundHTTPPort = httpAddress.port
             } catch {
                 log.critical("cannot listen for HTTP on \(host):\(httpPort): \(error) (--http-port P or --no-http)")
                 server.shutdown(reason: "no HTTP port")

@@ -41,6 +41,9 @@ final class Server {
     let metrics = ServerMetrics()
     /// The HTTP/WebSocket listener (`--http-port`), when started.
     var http: HTTPFrontEnd?
+    /// The port the HTTP listener bound (not the asked one: `--port 0` binds any), said in every `welcome`
+    /// so a client can show the page's exact address (docs/PROTOCOL.md, welcome); nil without HTTP.
+    var boundHTTPPort: Int?
     /// The fleet's room directory (`--cluster`), and the Agones SDK client (`AGONES_SDK_HTTP_PORT`):
     /// Server+Fleet.swift.
     var cluster: ClusterDirectory?
@@ -184,7 +187,7 @@ final class Server {
         }
         let welcome = Welcome(client: id, server: ServerConfig.serverName, worldWidth: config.worldWidth,
                               worldHeight: config.worldHeight, tickHz: config.tickHz, snapshotHz: config.snapshotHz,
-                              authRequired: config.token != nil, room: welcomeRoom)
+                              authRequired: config.token != nil, room: welcomeRoom, httpPort: boundHTTPPort)
         connection.write(ServerMessage.welcome(welcome).encoded())
         sessions[id] = session
         main.add(session)

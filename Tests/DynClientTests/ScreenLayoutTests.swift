@@ -39,11 +39,14 @@ import Testing
         info.restTick = 1200
         info.room = "lab"
         #expect(StatusLine.text(info, width: 120).hasPrefix(" connected | room lab | scene empty | at rest since tick 1200 | 0 clients"))
+        info.room = "main"
+        #expect(StatusLine.text(info, width: 120).hasPrefix(" connected | scene empty | at rest since tick 1200"), "main is not named")
     }
 
     @Test func theHelpNamesThePageOfTheRoom() {
-        #expect(HelpText.pageURL(host: "127.0.0.1", port: 7700) == "http://127.0.0.1:7701/")
-        #expect(HelpText.pageURL(host: "::1", port: 7710, room: "lab") == "http://[::1]:7711/r/lab")
+        #expect(HelpText.pageURL(host: "127.0.0.1", httpPort: 7701) == "http://127.0.0.1:7701/")
+        #expect(HelpText.pageURL(host: "::1", httpPort: 9000, room: "lab") == "http://[::1]:9000/r/lab")
+        #expect(HelpText.pageURL(host: "127.0.0.1", httpPort: nil) == nil, "no HTTP listener, no page to name")
         #expect(HelpText.page(1, columns: 80, pageURL: "http://127.0.0.1:7701/")[1].hasPrefix("in a browser: http://127.0.0.1:7701/"))
     }
 }

@@ -5,8 +5,8 @@ import Testing
 extension EndToEnd {
     /// What the terminal client shows a new user, on a real PTY against a real server: notices and the scene's
     /// caption in rows of their own (never over the world), gravity and the collision mode at their start,
-    /// one wording for a world at rest (whose tick stands still as the words say), the page's URL in `?`, and a
-    /// server's goodbye cleared once it is back.
+    /// one wording for a world at rest (whose tick stands still as the words say), the page's URL in `?` (with
+    /// the HTTP port the `welcome` says), and a server's goodbye cleared once it is back.
     @Suite(.serialized, .timeLimit(.minutes(1)))
     struct ClientFacesTests {
         /// The world's rows (everything above the info rows) of the 100 x 34 terminal.
@@ -68,7 +68,8 @@ extension EndToEnd {
             let http = try #require(session.server.httpPort)
             let metrics = try MetricsScrape.fetch(port: http)
             #expect(metrics.value("dyn_world_paused") == 1)
-            #expect(metrics.text.contains("# HELP dyn_world_paused Loaded rooms at rest or held now"), "\(metrics.text.prefix(300))")
+            #expect(metrics.text.contains("# HELP dyn_world_paused Loaded rooms at rest or held now"),
+                    "\(metrics.text.components(separatedBy: "\n").filter { $0.contains("dyn_world_paused") })")
             // p holds it: the other word.
             session.client.type("p")
             #expect(session.client.waitForScreen { $0.text(row: ClientSession.rows - 1).contains("| held | tick ") }, "\(status())")
@@ -81,7 +82,7 @@ extension EndToEnd {
             let caption = try #require(control.join().scene?.caption)
             let client = try PseudoTerminalClient(arguments: ["--port", String(server.port), "--name", "pty"],
                                                   columns: ClientSession.columns, rows: ClientSession.rows)
-            #expect(client.waitForScreen { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene snap") })
+            #expect(client.waitForScreen { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene snap") }, "\(client.screen.text)")
             // The caption's first words are in the info rows under the world, not in the world.
             let firstWords = String(caption.prefix(30))
             #expect(client.waitForScreen { screen in screen.text(row: 30).hasPrefix("gravity off | collide everything | " + firstWords) },
@@ -91,6 +92,30 @@ extension EndToEnd {
             #expect(client.waitForScreen { $0.contains("in a browser: \(url)") }, "\(client.screen.text)")
             // The page the help names is the page the server serves.
             #expect(try HTTPReply.get(port: try #require(server.httpPort), "/")?.status == 200)
+            client.type("q")
+            #expect(client.waitForExit() == 0)
+        }
+
+        @Test func helpNamesTheHTTPPortTheServerBoundNotTheTCPPortPlusOne() throws {
+            // TCP on any port (`--port 0`), HTTP on a free port chosen here: never TCP + 1 (another pick if it is).
+            var picked: (server: ServerProcess, http: UInt16)?
+            for _ in 0..<5 where picked == nil {
+                let http = try TCPSocket.freePort()
+                let server = try ServerProcess(["--scene", "snap", "--http-port", String(http)])
+                if server.port &+ 1 != http { picked = (server, http) }
+            }
+            let (server, http) = try #require(picked)
+            #expect(server.httpPort == http, "the server listens for HTTP where it was told")
+            let client = try PseudoTerminalClient(arguments: ["--port", String(server.port), "--name", "pty", "--room", "lab"],
+                                                  columns: ClientSession.columns, rows: ClientSession.rows)
+            #expect(client.waitForScreen { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | room lab | scene snap") },
+                    "\(client.screen.text)")
+            client.type("?")
+            let url = "http://127.0.0.1:\(http)/r/lab"
+            #expect(client.waitForScreen { $0.contains("in a browser: \(url)") }, "\(client.screen.text)")
+            #expect(!client.screen.text.contains(":\(Int(server.port) + 1)/"), "not the TCP port + 1:\n\(client.screen.text)")
+            // The page the help names is the page the server serves.
+            #expect(try HTTPReply.get(port: http, "/r/lab")?.status == 200)
             client.type("q")
             #expect(client.waitForExit() == 0)
         }

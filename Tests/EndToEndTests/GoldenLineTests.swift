@@ -12,21 +12,22 @@ extension EndToEnd {
     /// of the command that changed it, the step's snapshot before the step's ack, every `notice`).
     @Suite(.serialized, .timeLimit(.minutes(5)))
     struct GoldenLineTests {
-        static let emptyScene = #"{"type":"scene","name":"empty","gravity":{"dx":0,"dy":1,"magnitude":1},"collision_mode":"everything","bodies":[],"boundaries":[],"attachments":[],"snaps":[],"fields":[],"bounds":{"enabled":true,"insets":{"top":0,"left":0,"bottom":0,"right":0}},"groups":[]}"#
+        static let emptyScene = #"{"type":"scene","name":"empty","gravity":{"dx":0,"dy":1,"magnitude":1},"collision_mode":"everything","bodies":[],"boundaries":[],"attachments":[],"snaps":[],"caption":"An empty world. Spawn items (the page's spawn button, or n at the cursor) and give them gravity or fields.","fields":[],"bounds":{"enabled":true,"insets":{"top":0,"left":0,"bottom":0,"right":0}},"groups":[]}"#
 
         @Test func joiningAHeldEmptyWorldSendsExactlyTheDocumentedWelcomeSceneAndSnapshot() throws {
             let server = try ServerProcess(["--scene", "empty", "--held"])
             let client = try server.connect()
             let lines = client.joinLines()
             try #require(lines.count == 3, "\(lines)")
-            #expect(lines[0] == #"{"type":"welcome","protocol":1,"client":1,"server":"dynserver \#(DynVersion.current)","world":{"width":800,"height":600},"tick_hz":60,"snapshot_hz":30,"auth_required":false}"#)
+            let http = try #require(server.httpPort)
+            #expect(lines[0] == #"{"type":"welcome","protocol":1,"client":1,"server":"dynserver \#(DynVersion.current)","world":{"width":800,"height":600},"tick_hz":60,"snapshot_hz":30,"auth_required":false,"room":"main","http_port":\#(http)}"#)
             #expect(lines[1] == Self.emptyScene)
             #expect(lines[2] == #"{"type":"snapshot","tick":0,"time":0,"paused":false,"held":true,"clients":1,"bodies":[],"drags":[]}"#)
             let welcome = try RawLines.object(lines[0])
             #expect((welcome["world"] as? [String: Any])?["width"] as? Int == 800)
             #expect(welcome["auth_required"] as? Bool == false)
-            // --world and a second client: the welcome says both.
-            let wide = try ServerProcess(["--scene", "empty", "--held", "--world", "1200x500"])
+            // --world and a second client: the welcome says both; without HTTP it has no http_port.
+            let wide = try ServerProcess(["--scene", "empty", "--held", "--world", "1200x500", "--no-http"])
             _ = try wide.connect().joinLines()
             let second = try wide.connect().joinLines()
             try #require(second.count == 3)
@@ -34,6 +35,8 @@ extension EndToEnd {
             #expect(object["client"] as? Int == 2, "client ids count up")
             #expect((object["world"] as? [String: Any])?["width"] as? Int == 1200)
             #expect((object["world"] as? [String: Any])?["height"] as? Int == 500)
+            #expect(object["http_port"] == nil, "no HTTP listener, no http_port: \(second[0])")
+            #expect(object["room"] as? String == "main")
         }
 
         /// True when `line` is `pattern`, where `<N>` in the pattern stands for one id the server chose.
@@ -78,7 +81,7 @@ extension EndToEnd {
             }
             func id(_ object: [String: Any], _ key: String) throws -> Int { try #require(object[key] as? Int, "\(key) in \(object)") }
 
-            _ = try run(Step(request: #"{"type":"hello","name":"bob","id":2}"#, id: 2, scene: false, answer: #"{"type":"ack","id":2,"client":1,"admin":true}"#))
+            _ = try run(Step(request: #"{"type":"hello","name":"bob","id":2}"#, id: 2, scene: false, answer: #"{"type":"ack","id":2,"client":1,"admin":true,"room":"main"}"#))
             _ = try run(Step(request: #"{"type":"ping","t":17.25,"id":3}"#, id: 3, scene: false, answer: #"{"type":"pong","t":17.25,"tick":0,"id":3}"#))
             _ = try run(Step(request: #"{"type":"spawn","shape":"rect","width":60,"height":40,"x":400,"y":100,"id":4}"#, id: 4, scene: true,
                              answer: #"{"type":"ack","id":4,"body":1}"#))

@@ -29,6 +29,8 @@ private let messages: [ServerMessage] = [
     .welcome(welcome),
     .welcome(Welcome(client: 1, server: "x", worldWidth: 1024.5, worldHeight: 768, tickHz: 120, snapshotHz: 20,
                      authRequired: true)),
+    .welcome(Welcome(client: 2, server: "x", worldWidth: 800, worldHeight: 600, tickHz: 60, snapshotHz: 30,
+                     authRequired: false, room: "lab", httpPort: 47_123)),
     .scene(scene),
     .scene(SceneInfo(name: "empty", gravity: GravityInfo(dx: 0.6, dy: 0.8, magnitude: 0), collisionMode: .items,
                      bodies: [])),
@@ -57,6 +59,19 @@ private let messages: [ServerMessage] = [
 
 @Test(.timeLimit(.minutes(3))) func welcomeMatchesTheSpecExampleByteForByte() {
     #expect(text(.welcome(welcome)) == #"{"type":"welcome","protocol":1,"client":7,"server":"dynserver 0.1.0","world":{"width":800,"height":600},"tick_hz":60,"snapshot_hz":30,"auth_required":false}"# + "\n")
+}
+
+@Test(.timeLimit(.minutes(3))) func welcomeSaysTheHTTPPortAfterTheRoomAndOmitsItWithoutHTTP() {
+    var withHTTP = welcome
+    withHTTP.room = "main"
+    withHTTP.httpPort = 7701
+    #expect(text(.welcome(withHTTP)) == #"{"type":"welcome","protocol":1,"client":7,"server":"dynserver 0.1.0","world":{"width":800,"height":600},"tick_hz":60,"snapshot_hz":30,"auth_required":false,"room":"main","http_port":7701}"# + "\n")
+    #expect(!text(.welcome(welcome)).contains("http_port"))
+    // A port that is no port is a malformed welcome, not a URL with a nonsense port.
+    for bad in ["0", "65536", "-1", "80.5", "\"7701\""] {
+        let line = #"{"type":"welcome","protocol":1,"client":7,"server":"s","world":{"width":800,"height":600},"tick_hz":60,"snapshot_hz":30,"auth_required":false,"http_port":"# + bad + "}"
+        #expect(ServerMessage.decode(Array(line.utf8)) == nil, "\(line)")
+    }
 }
 
 @Test(.timeLimit(.minutes(3))) func sceneUsesSnakeCaseFieldsAndPolygonPoints() {

@@ -97,6 +97,7 @@ public enum ServerMessage: Equatable, Sendable {
         w.key("snapshot_hz"); w.number(welcome.snapshotHz)
         w.key("auth_required"); w.bool(welcome.authRequired)
         if let room = welcome.room { w.key("room"); w.string(room) }
+        if let httpPort = welcome.httpPort { w.key("http_port"); w.int(httpPort) }
         w.endObject()
     }
 

@@ -46,7 +46,16 @@ struct ServerMessageDecoder {
         return Welcome(protocolVersion: try f.int("protocol"), client: try f.int("client"), server: try f.string("server"),
                        worldWidth: try world.number("width"), worldHeight: try world.number("height"),
                        tickHz: try f.number("tick_hz"), snapshotHz: try f.number("snapshot_hz"),
-                       authRequired: try f.bool("auth_required"), room: f.raw("room")?.string)
+                       authRequired: try f.bool("auth_required"), room: f.raw("room")?.string,
+                       httpPort: try httpPort(f))
+    }
+
+    /// `http_port`, when the server has an HTTP listener: a port number, 1…65535.
+    private func httpPort(_ f: Fields) throws(MalformedServerMessage) -> Int? {
+        guard f.has("http_port") else { return nil }
+        let port = try f.int("http_port")
+        guard (1...65_535).contains(port) else { throw MalformedServerMessage() }
+        return port
     }
 
     private func scene(_ f: Fields) throws(MalformedServerMessage) -> SceneInfo {

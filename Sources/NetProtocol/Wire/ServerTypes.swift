@@ -10,10 +10,14 @@ public struct Welcome: Equatable, Sendable {
     public var authRequired: Bool
     /// The room the connection starts in (docs/PROTOCOL.md, Rooms); nil from a server without rooms.
     public var room: String?
+    /// The port of the server's HTTP listener (its page, `/ws`, `/rooms`), as bound; nil when the server
+    /// listens for no HTTP (`--no-http`) or predates the field (docs/PROTOCOL.md, welcome).
+    public var httpPort: Int?
 
     public init(protocolVersion: Int = 1, client: Int, server: String, worldWidth: Double, worldHeight: Double,
-                tickHz: Double, snapshotHz: Double, authRequired: Bool, room: String? = nil) {
+                tickHz: Double, snapshotHz: Double, authRequired: Bool, room: String? = nil, httpPort: Int? = nil) {
         self.room = room
+        self.httpPort = httpPort
         self.protocolVersion = protocolVersion
         self.client = client
         self.server = server

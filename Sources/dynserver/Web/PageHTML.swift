@@ -28,7 +28,7 @@ enum PageHTML {
 
     static let body = #"""
 <header id="bar">
-  <span id="status" data-state="connecting" data-bodies="0" data-tick="0" data-client="" data-scene="" data-taps="0" data-motion="" data-room="" data-rooms="">
+  <span id="status" data-state="connecting" data-bodies="0" data-tick="0" data-client="" data-scene="" data-taps="0" data-motion="" data-room="" data-rooms="" data-admin="">
     <span id="conn" class="connecting" title="connection">connecting</span></span>
   <span class="group" id="roomBox"><b>room</b><button id="room" type="button" title="rooms: pick or create one">main</button></span>
   <label class="group"><b>scene</b><select id="scenes" title="load a scene (everyone sees it)"></select></label>

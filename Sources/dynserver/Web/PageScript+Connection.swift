@@ -36,6 +36,21 @@ function wsURL() {
   return dyn.room === "main" ? base : base + "?room=" + encodeURIComponent(dyn.room);
 }
 
+/// hello with the page's name and compact frames, ?token=T from the address, and `room`: the room this page
+/// created, with its room_token (so the page keeps its rights there), or "main" after its room was refused.
+/// Then whether this server has rooms: an error answer hides the picker (docs/PROTOCOL.md, rooms).
+function sayHello(room) {
+  // Compact frames: positions only, deltas against what this connection received (docs/PROTOCOL.md).
+  const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots: "compact", contacts: el("contacts").checked } };
+  // A server started with --token (or an admin) lets this page in with ?token=T in its address.
+  const token = new URLSearchParams(location.search).get("token");
+  if (token) hello.token = token;
+  const kept = room === null && dyn.room !== "main" ? roomToken(dyn.room) : null;
+  if (kept) { hello.room = dyn.room; hello.room_token = kept; } else if (room) hello.room = room;
+  send(hello);
+  send({ type: "rooms", id: "rooms-probe" });
+}
+
 function connect() {
   setConnection("connecting");
   ws = new WebSocket(wsURL());
@@ -47,17 +62,10 @@ function connect() {
     clearInterval(bannerTimer);
     clearError();
     pending.clear();
-    // Compact frames: positions only, deltas against what this connection received (docs/PROTOCOL.md).
-    const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots: "compact", contacts: el("contacts").checked } };
-    // A server started with --token (or an admin) lets this page in with ?token=T in its address.
-    const token = new URLSearchParams(location.search).get("token");
-    if (token) hello.token = token;
-    send(hello);
+    sayHello(null);
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ type: "ping", t: performance.now() }), 2000);
     send({ type: "ping", t: performance.now() });
-    // Whether this server has rooms: an error answer hides the picker (docs/PROTOCOL.md, rooms).
-    send({ type: "rooms", id: "rooms-probe" });
   };
   ws.onmessage = event => {
     let m = null;
@@ -86,7 +94,8 @@ function receive(m) {
   switch (m.type) {
   case "welcome":
     dyn.client = m.client; dyn.world = m.world; dyn.snapshotHz = m.snapshot_hz || 30;
-    if (typeof m.room === "string") setRoom(m.room);
+    // On a token server the room is joined at the token hello: until then the welcome says main.
+    if (typeof m.room === "string" && !m.auth_required) arrivedIn(m.room);
     setStatusData("client", m.client); resize(); break;
   case "scene": applyScene(m); break;
   case "snapshot":
@@ -114,6 +123,13 @@ function receive(m) {
   }
 }
 
+/// The room the server put this connection in: another than asked when a join was refused (the error says
+/// why, in words), so the address says where the page is and a reload does not ask again.
+function arrivedIn(room) {
+  if (room !== dyn.room) window.history.replaceState(null, "", roomPath(room) + location.search);
+  setRoom(room);
+}
+
 function applyScene(m) {
   dyn.scene = m; dyn.bodies = new Map(m.bodies.map(b => [b.id, b]));
   setStatusData("scene", m.name); el("scenes").value = m.name;
@@ -138,6 +154,12 @@ function gravityName(g) {
 
 function acked(m) {
   if (m.id === "rooms-probe") { roomsAnswered(true, m.rooms); return; }
+  // A join's ack (the page's own, the hello's, or the one without id of /ws?room=NAME): where and what rights.
+  if (typeof m.room === "string") {
+    arrivedIn(m.room);
+    if (typeof m.room_token === "string") keepRoomToken(m.room, m.room_token);
+    if (typeof m.admin === "boolean") { dyn.admin = m.admin; setStatusData("admin", m.admin); }
+  }
   const asked = pending.get(m.id); pending.delete(m.id);
   if (!asked) return;
   clearError();
@@ -165,9 +187,19 @@ function acked(m) {
   }
 }
 
+const ROOM_REFUSALS = ["room_limit", "forbidden", "unavailable", "bad_value"];
 function failed(m) {
   dyn.lastError = m;
-  if (m.id === "rooms-probe") { roomsAnswered(false); return; }
+  // Not let in (yet): says nothing about rooms. Anything else: a server without them.
+  if (m.id === "rooms-probe") { if (m.code !== "unauthorized") roomsAnswered(false); return; }
+  // On a token server the page's room is joined at its hello: refused, the page says why and goes to main.
+  if (m.id === "hello" && dyn.room !== "main" && ROOM_REFUSALS.includes(m.code)) {
+    showError(errorWords(m, "room " + dyn.room));
+    window.history.replaceState(null, "", roomPath("main") + location.search);
+    setRoom("main");
+    sayHello("main");
+    return;
+  }
   const asked = m.id != null ? pending.get(m.id) : null;
   if (asked) pending.delete(m.id);
   if (asked && asked.type === "velocity" && m.code === "unknown_type") { dyn.velocityKnown = false; return; }

@@ -126,7 +126,8 @@ function joinRoom(name) {
 }
 function joined(name) {
   setRoom(name);
-  window.history.replaceState(null, "", name === "main" ? "/" : "/r/" + encodeURIComponent(name));
+  // The query stays: a ?token=T must still be there for a reload.
+  window.history.replaceState(null, "", roomPath(name) + location.search);
   el("rooms").hidden = true; resize();
   showResult("you are in room " + name);
 }

@@ -12,7 +12,7 @@ const dyn = window.dyn = {
   scene: null, bodies: new Map(), lastTick: 0, clients: 0, ping: null, selected: null,
   taps: 0, frames: 0, lastError: null, velocityKnown: true, motion: "", restTick: null, held: false,
   rings: [], notices: [], flashes: [], room: roomFromPath(), roomsSupported: null, name: storedName(),
-  movingHandle: null, sent: 0,
+  movingHandle: null, sent: 0, admin: null,
 };
 
 /// The room this page is for: /r/NAME, else main (docs/PROTOCOL.md, rooms).
@@ -20,6 +20,18 @@ function roomFromPath() {
   const m = /^\/r\/([^/?#]+)/.exec(location.pathname);
   const name = m ? decodeURIComponent(m[1]) : "main";
   return ROOM_NAME.test(name) ? name : "main";
+}
+
+/// The page's address for a room: `/` for main, else `/r/NAME`.
+function roomPath(name) { return name === "main" ? "/" : "/r/" + encodeURIComponent(name); }
+
+/// The `room_token` of a room this page created (kept in localStorage), so that a reload or a reconnect
+/// says it in `hello` and is admin there again (docs/PROTOCOL.md, Rooms: rights).
+function roomToken(name) {
+  try { return localStorage.getItem("dyn.roomToken." + name); } catch (e) { return null; }
+}
+function keepRoomToken(name, token) {
+  try { localStorage.setItem("dyn.roomToken." + name, token); } catch (e) { /* private mode: rights last this visit */ }
 }
 
 /// The name others see: set once by the user and kept in localStorage, else a random web-xxxx kept as well.
