@@ -3,7 +3,7 @@ import Testing
 @testable import dynclient
 
 @Suite struct FeedbackReconnectTests {
-    @Test func aNewConnectionClearsWhatTheLastOneEndedWith() {
+    @Test(.timeLimit(.minutes(1))) func aNewConnectionClearsWhatTheLastOneEndedWith() {
         var feedback = Feedback()
         feedback.failed("server said bye (shutdown)")
         feedback.expire(atMs: 1_000_000)

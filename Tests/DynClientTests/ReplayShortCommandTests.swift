@@ -10,7 +10,7 @@ import Testing
         return parsed.bytes.map { String(decoding: $0.dropLast(), as: UTF8.self) }
     }
 
-    @Test func hashCheckpointAndRestoreSendTheirMessages() throws {
+    @Test(.timeLimit(.minutes(1))) func hashCheckpointAndRestoreSendTheirMessages() throws {
         #expect(try line("hash") == #"{"type":"hash"}"#)
         #expect(try line("hash id=7") == #"{"type":"hash","id":7}"#)
         #expect(try line("checkpoint start") == #"{"type":"checkpoint","name":"start"}"#)
@@ -20,7 +20,7 @@ import Testing
         #expect(throws: ShortCommandError.self) { try line("hash now") }
     }
 
-    @Test func theHelpAndTheUsageNameThem() {
+    @Test(.timeLimit(.minutes(1))) func theHelpAndTheUsageNameThem() {
         #expect(HelpText.commands.contains("hash / checkpoint NAME / restore NAME"))
         #expect(ShortCommand.usage.contains("checkpoint NAME"))
         #expect(ShortCommand.usage.contains("restore NAME"))

@@ -10,7 +10,7 @@ import Testing
         return parsed.bytes.map { String(decoding: $0.dropLast(), as: UTF8.self) }
     }
 
-    @Test func joinAndRoomsSendTheirMessages() throws {
+    @Test(.timeLimit(.minutes(1))) func joinAndRoomsSendTheirMessages() throws {
         #expect(try line("join lab") == #"{"type":"join","room":"lab"}"#)
         #expect(try line("join lab snap id=4") == #"{"type":"join","id":4,"room":"lab","scene":"snap"}"#)
         #expect(try line("join lab room_token=abc") == #"{"type":"join","room":"lab","room_token":"abc"}"#)
@@ -19,7 +19,7 @@ import Testing
         #expect(throws: ShortCommandError.self) { try line("rooms lab") }
     }
 
-    @Test func theMessageBarSaysWhereTheClientWent() {
+    @Test(.timeLimit(.minutes(1))) func theMessageBarSaysWhereTheClientWent() {
         #expect(RoomsText.joined([("room", .string("lab")), ("created", .bool(true)), ("room_token", .string("t1"))])
                 == "joined lab (created; room token t1)")
         #expect(RoomsText.joined([("room", .string("main")), ("created", .bool(false))]) == "joined main")

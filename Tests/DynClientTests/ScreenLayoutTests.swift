@@ -3,14 +3,14 @@ import Testing
 @testable import dynclient
 
 @Suite struct ScreenLayoutTests {
-    @Test func theWorldKeepsItsRowsWhateverTheInfoRowsShow() {
+    @Test(.timeLimit(.minutes(1))) func theWorldKeepsItsRowsWhateverTheInfoRowsShow() {
         let layout = ScreenLayout(rows: 34)
         #expect(layout.worldRows == 30 && layout.infoTop == 30 && layout.messageRow == 32 && layout.statusRow == 33)
         // A terminal too short for info rows gives every row but the bars to the world.
         #expect(ScreenLayout(rows: 10).worldRows == 8 && ScreenLayout(rows: 10).infoRows == 0)
     }
 
-    @Test func settingsLeadTheFirstRowNoticesTakeTheOthersAndTheCaptionFillsTheRest() {
+    @Test(.timeLimit(.minutes(1))) func settingsLeadTheFirstRowNoticesTakeTheOthersAndTheCaptionFillsTheRest() {
         let caption = "A square snapped to the centre with damping 0.5: it springs in."
         let alone = InfoRows.lines(settings: "gravity off | collide everything", caption: caption, notices: [], rows: 2, columns: 40)
         #expect(alone.map(\.text) == ["gravity off | collide everything | A", "square snapped to the centre with~"])
@@ -24,14 +24,14 @@ import Testing
         #expect(busy.map(\.text) == ["gravity 1 down | collide items", "> c"])
     }
 
-    @Test func gravityIsSaidInWords() {
+    @Test(.timeLimit(.minutes(1))) func gravityIsSaidInWords() {
         #expect(StatusLine.describe(GravityInfo(dx: 0, dy: 1, magnitude: 1)) == "gravity 1 down")
         #expect(StatusLine.describe(GravityInfo(dx: -0.5, dy: 6e-17, magnitude: 0.5)) == "gravity 0.5 left")
         #expect(StatusLine.describe(GravityInfo(dx: 0, dy: 1, magnitude: 0)) == "gravity off")
         #expect(StatusLine.describe(GravityInfo(dx: 1, dy: 1, magnitude: 1.41)) == "gravity 1.41 at 45deg")
     }
 
-    @Test func atRestShowsTheTickItCameToRestAt() {
+    @Test(.timeLimit(.minutes(1))) func atRestShowsTheTickItCameToRestAt() {
         var info = StatusInfo(address: "127.0.0.1:7700", connection: .connected)
         info.scene = "empty"
         info.motion = .atRest
@@ -43,7 +43,7 @@ import Testing
         #expect(StatusLine.text(info, width: 120).hasPrefix(" connected | scene empty | at rest since tick 1200"), "main is not named")
     }
 
-    @Test func theHelpNamesThePageOfTheRoom() {
+    @Test(.timeLimit(.minutes(1))) func theHelpNamesThePageOfTheRoom() {
         #expect(HelpText.pageURL(host: "127.0.0.1", httpPort: 7701) == "http://127.0.0.1:7701/")
         #expect(HelpText.pageURL(host: "::1", httpPort: 9000, room: "lab") == "http://[::1]:9000/r/lab")
         #expect(HelpText.pageURL(host: "127.0.0.1", httpPort: nil) == nil, "no HTTP listener, no page to name")

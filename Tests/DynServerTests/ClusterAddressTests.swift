@@ -3,7 +3,7 @@ import Testing
 
 /// `--cluster redis://HOST:PORT[/DB]` and the room summaries kept in Redis (docs/DEPLOY.md).
 @Suite struct ClusterAddressTests {
-    @Test func redisAddressesParseWithTheirDefaults() throws {
+    @Test(.timeLimit(.minutes(1))) func redisAddressesParseWithTheirDefaults() throws {
         let full = try RedisAddress(parsing: "redis://127.0.0.1:6380/2")
         #expect(full.host == "127.0.0.1" && full.port == 6380 && full.database == 2)
         let plain = try RedisAddress(parsing: "redis://cache")
@@ -12,13 +12,13 @@ import Testing
         #expect(v6.host == "::1" && v6.port == 7000)
     }
 
-    @Test func badRedisAddressesAreRefusedWithTheReason() {
+    @Test(.timeLimit(.minutes(1))) func badRedisAddressesAreRefusedWithTheReason() {
         for bad in ["127.0.0.1:6379", "redis://", "redis://host:0", "redis://host:70000", "redis://host:6379/16", "redis://host:x"] {
             #expect(throws: ServerStartError.self, "\(bad)") { try RedisAddress(parsing: bad) }
         }
     }
 
-    @Test func summariesSurviveTheirRedisForm() throws {
+    @Test(.timeLimit(.minutes(1))) func summariesSurviveTheirRedisForm() throws {
         let summary = RoomSummary(name: "lab", clients: 3, bodies: 17, scene: "snap", paused: true, held: false, loaded: true)
         let text = ClusterScripts.encode(summary)
         let back = try #require(ClusterScripts.decode(name: "lab", text))

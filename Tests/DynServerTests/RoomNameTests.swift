@@ -3,7 +3,7 @@ import Testing
 
 /// Room names and tokens (docs/PROTOCOL.md, Rooms).
 @Suite struct RoomNameTests {
-    @Test func namesAreOneToSixtyFourSafeBytesStartingAlphanumeric() {
+    @Test(.timeLimit(.minutes(1))) func namesAreOneToSixtyFourSafeBytesStartingAlphanumeric() {
         for good in ["main", "lab", "a", "0", "Lab-2_b.c", String(repeating: "z", count: 64)] {
             #expect(RoomName.isValid(good), "\(good)")
         }
@@ -12,7 +12,7 @@ import Testing
         }
     }
 
-    @Test func tokensAreThirtyTwoHexDigitsAndDiffer() {
+    @Test(.timeLimit(.minutes(1))) func tokensAreThirtyTwoHexDigitsAndDiffer() {
         let tokens = (0..<50).map { _ in RoomName.newToken() }
         #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
         #expect(Set(tokens).count == tokens.count)

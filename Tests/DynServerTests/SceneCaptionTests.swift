@@ -5,7 +5,7 @@ import Testing
 /// Every preset scene tells people what it shows and what to try (docs/PROTOCOL.md, `scene.caption`), and the
 /// caption survives the wire.
 @Suite struct SceneCaptionTests {
-    @Test(arguments: Scenes.names)
+    @Test(.timeLimit(.minutes(1)), arguments: Scenes.names)
     func everySceneHasACaptionInItsSceneMessage(_ name: String) throws {
         let world = SharedWorld(width: 800, height: 600, stepHz: 60)
         _ = try world.loadScene(name)
@@ -19,7 +19,7 @@ import Testing
         #expect(decoded.caption == caption)
     }
 
-    @Test func theCaptionsSayWhatToTryWhereARecipeNeedsIt() {
+    @Test(.timeLimit(.minutes(1))) func theCaptionsSayWhatToTryWhereARecipeNeedsIt() {
         #expect(Scenes.caption("snap")?.contains("Tab") == true && Scenes.caption("snap")?.contains("right click") == true)
         let collision = Scenes.caption("collision") ?? ""
         for step in ["hold", "reload", "boundaries", "resume"] { #expect(collision.contains(step), "collision: \(step)") }
@@ -27,7 +27,7 @@ import Testing
         #expect(Scenes.caption("no-such-scene") == nil)
     }
 
-    @Test func aSceneWithoutCaptionEncodesNone() {
+    @Test(.timeLimit(.minutes(1))) func aSceneWithoutCaptionEncodesNone() {
         let bare = SceneInfo(name: "x", gravity: GravityInfo(dx: 0, dy: 1, magnitude: 1), collisionMode: .everything, bodies: [])
         let text = String(decoding: ServerMessage.scene(bare).encoded(), as: UTF8.self)
         #expect(!text.contains("caption"))

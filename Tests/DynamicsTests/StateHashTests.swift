@@ -24,7 +24,7 @@ import Testing
         return (a, ids)
     }
 
-    @Test func equalStatesHashEqualAndEveryKindOfChangeShows() throws {
+    @Test(.timeLimit(.minutes(1))) func equalStatesHashEqualAndEveryKindOfChangeShows() throws {
         let (a, ids) = try pile()
         let (b, _) = try pile()
         #expect(a.stateHash() == b.stateHash())
@@ -44,7 +44,7 @@ import Testing
         #expect(d.stateHash() != settled, "a velocity nudge")
     }
 
-    @Test func restoreIsExactAndTheSameStepsGiveTheSameHashesAgain() throws {
+    @Test(.timeLimit(.minutes(1))) func restoreIsExactAndTheSameStepsGiveTheSameHashesAgain() throws {
         let (a, ids) = try pile()
         for _ in 0..<30 { a.step() }
         let saved = a.checkpoint()
@@ -70,7 +70,7 @@ import Testing
         #expect(spawned == ids.last! + 1, "the id counter came back too")
     }
 
-    @Test func theHasherIsFNV1aOverLittleEndianWords() {
+    @Test(.timeLimit(.minutes(1))) func theHasherIsFNV1aOverLittleEndianWords() {
         var h = StateHasher()
         #expect(h.value == 0xcbf2_9ce4_8422_2325)
         h.mix(UInt64(0))

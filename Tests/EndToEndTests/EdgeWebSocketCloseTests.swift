@@ -120,11 +120,9 @@ extension EndToEnd {
             let answered = Self.answeredIDs(frames).count
             // At 120 commands/s (burst 240) the backlog would take ~19 s: the control frames did not wait for it.
             #expect(answered > 0 && answered < commands, "\(answered) commands answered before the Close")
-            if Reliability.measuresTiming {
-                #expect(elapsed < 1, "Pong and Close after \(elapsed) s")
-            } else {
-                print("control frames behind a backlog of \(commands): Pong and Close after \(elapsed) s, \(answered) answered first")
-            }
+            // Judged only under DYN_TIMING (`make soak`); otherwise printed.
+            #expect(!Reliability.measuresTiming || elapsed < 1, "Pong and Close after \(elapsed) s")
+            print("control frames behind a backlog of \(commands): Pong and Close after \(elapsed) s, \(answered) answered first")
             withExtendedLifetime(server) {}
         }
 

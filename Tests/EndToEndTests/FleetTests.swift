@@ -144,8 +144,10 @@ extension EndToEnd {
             }
             let seconds = Date().timeIntervalSince(killed)
             #expect(usable, "lab never came back: \(String(describing: answer))")
-            // SPEC Part J: usable again within 6 s of the SIGKILL (the lease is 5 s); a generous margin for CI.
-            #expect(seconds < 9, "lab came back after \(seconds) s")
+            // SPEC Part J: usable again within 6 s of the SIGKILL (the lease is 5 s). The wait above bounds it
+            // generously in `make test`; the 6 s itself is judged under DYN_TIMING (`make soak`).
+            #expect(!Reliability.measuresTiming || seconds < 6.5, "lab came back after \(seconds) s")
+            print("fleet failover: lab usable through another server \(seconds) s after the owner's SIGKILL")
             #expect(answer?.ackFields?.first { $0.0 == "created" }?.1 == .bool(false))
             let scene = try #require(probe.lastScene)
             #expect(scene.bodies.contains { $0.id == Int(body) }, "the same ids: body \(Int(body)) survived")

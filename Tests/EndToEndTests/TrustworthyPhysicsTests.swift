@@ -60,7 +60,8 @@ extension EndToEnd {
             #expect(outside <= 1, "a circle was \(outside) pt outside the world")
             #expect(restingOverlap <= 3, "the world rested with an overlap of \(restingOverlap) pt")
             let xs = end.map(\.x)
-            #expect(xs.max()! - xs.min()! > 150, "spread across \(xs.max()! - xs.min()!) pt, not one column")
+            let spread = try #require(xs.max()) - (try #require(xs.min()))
+            #expect(spread > 150, "spread across \(spread) pt, not one column")
             withExtendedLifetime(server) {}
         }
 

@@ -2,7 +2,7 @@ import NetProtocol
 import Testing
 
 /// `redirect` (docs/PROTOCOL.md, A fleet of servers): the documented shape, and back.
-@Test func redirectHasTheDocumentedShapeAndRoundTrips() {
+@Test(.timeLimit(.minutes(1))) func redirectHasTheDocumentedShapeAndRoundTrips() {
     let redirect = ServerMessage.redirect(Redirect(room: "lab", host: "10.0.0.5", port: 7700,
                                                    http: "http://10.0.0.5:7701/r/lab", id: .number("1")))
     let line = String(decoding: redirect.encoded(), as: UTF8.self)
