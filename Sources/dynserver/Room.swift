@@ -46,8 +46,19 @@ final class Room {
     var restingUntilNs: UInt64 = 0
 
     /// Anything that may change what the room does next (a member's message, a join or a leave) brings a
-    /// resting room back onto every beat.
-    func wake() { restingUntilNs = 0 }
+    /// resting room back onto every beat. The ticks that passed at rest since the beat last looked are counted
+    /// first (a held room's are not: its tick stands still), so a command applies at the current tick and the
+    /// next step is the next tick, never a catch-up burst of steps for time spent at rest.
+    func wake() {
+        guard restingUntilNs != 0 else { return }
+        restingUntilNs = 0
+        let passed = clock.dueAll(nowNs: EventLoop.hrtimeNs)
+        guard !world.held, !playback else { return }
+        tick += passed
+        pending.ticks += passed
+        recordHashIfDue()
+    }
+
     /// `checkpoint`/`restore` (Room+Checkpoint.swift), by name.
     var checkpoints: [String: Checkpoint] = [:]
     /// `--record DIR` (Room+Recording.swift); nil: not recording.

@@ -27,7 +27,7 @@ final class Server {
     var unloadedRooms: [String: UnloadedRoom] = [:]
     /// The start of the tick schedule every room's clock follows.
     let beatStartNs: UInt64
-    /// The workers that step busy rooms in parallel (`--threads`).
+    /// The workers that step busy rooms in parallel (`--threads` above 1).
     var pool: StepPool?
     private var nextClientID = 1
     private var listener: TCPListener?
@@ -88,7 +88,7 @@ final class Server {
         listener.onAcceptError = { [unowned self] error in self.log.warning("accept failed: \(error)") }
         self.listener = listener
         clock = TickClock(hz: config.tickHz, startNs: beatStartNs, joiningAt: EventLoop.hrtimeNs)
-        if config.threads > 0 { pool = StepPool(threads: config.threads) }
+        if config.threads > 1 { pool = StepPool(threads: config.threads) }
         let tickTimer = try UVTimer(loop: loop)
         self.tickTimer = tickTimer
         try tickTimer.start(afterMs: clock.msUntilNext(nowNs: EventLoop.hrtimeNs)) { [unowned self] in self.onTickTimer() }

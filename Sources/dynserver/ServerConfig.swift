@@ -41,7 +41,7 @@ struct ServerConfig: Sendable {
     var maxRooms = 1000
     /// `--no-room-create`: a join to a room that does not exist is `forbidden`.
     var noRoomCreate = false
-    /// `--threads`: worker threads that step busy rooms in parallel (0: every room on the loop thread).
+    /// `--threads`: threads that step busy rooms in parallel (1: every room steps on the loop thread, no worker).
     var threads = 1
     /// `--record DIR`: each room records itself to `DIR/NAME.ndjson` (nil: no recordings).
     var recordDir: String?

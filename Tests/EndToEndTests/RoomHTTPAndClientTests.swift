@@ -51,6 +51,22 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
+        @Test func wsWithARoomOnATokenServerJoinsItAtTheTokenHello() throws {
+            let server = try ServerProcess(["--scene", "empty", "--token", "T"])
+            let httpPort = try #require(server.httpPort)
+            let socket = try WebSocketClient(port: httpPort, path: "/ws?room=lab")
+            guard case .welcome(let welcome)? = socket.next() else { Issue.record("no welcome"); return }
+            #expect(welcome.authRequired && welcome.room == "main", "not in lab before the token")
+            try socket.send(#"{"type":"hello","token":"T","id":1}"#)
+            guard case .scene? = socket.next() else { Issue.record("no scene after the hello"); return }
+            guard case .snapshot? = socket.next() else { Issue.record("no snapshot"); return }
+            guard case .ack(let id, let fields)? = socket.next() else { Issue.record("no ack"); return }
+            #expect(id == .number("1"))
+            #expect(fields.first { $0.0 == "room" }?.1 == .string("lab"))
+            #expect(fields.first { $0.0 == "created" }?.1 == .bool(true))
+            withExtendedLifetime(server) {}
+        }
+
         @Test func headlessClientWithRoomJoinsItAndListsRooms() throws {
             let server = try ServerProcess(["--scene", "empty"])
             let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--room", "lab", "--linger", "200"],
