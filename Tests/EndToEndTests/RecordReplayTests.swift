@@ -8,7 +8,7 @@ extension EndToEnd {
     /// first hash after the change, `--until` stops early, and `--serve` plays it to a client in room `replay`.
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct RecordReplayTests {
-        /// A recorded session: drags, taps, gravity, a field, a joint, a scene load, a spawn, and a stretch of
+        /// A recorded session: drags, taps, gravity, a field, an attachment and a pin joint, a scene load, a spawn, and a stretch of
         /// real-time ticks between `resume` and `pause`. Returns the live room's final tick and hash.
         static func recordSession(into dir: ScratchDirectory) throws -> (tick: UInt64, hash: String) {
             let server = try ServerProcess(["--held", "--scene", "default", "--record", dir.path, "--hash-every", "10", "--no-http"])
@@ -17,6 +17,7 @@ extension EndToEnd {
             _ = try #require(b.join().scene)
             #expect(try b.ack(#"{"type":"hello","id":1,"name":"bea"}"#, id: 1) != nil)
             let target = try #require(start.bodies.last)
+            let partner = try #require(start.bodies.dropLast().last)
             var id = 10
             func ok(_ client: LineClient, _ line: String) throws {
                 id += 1
@@ -35,6 +36,8 @@ extension EndToEnd {
             try ok(b, #"{"type":"gravity","angle":1.2,"magnitude":0.8}"#)
             try ok(a, #"{"type":"field","kind":"vortex","x":400,"y":300,"strength":3,"region":{"radius":200}}"#)
             try ok(b, #"{"type":"attach","body":\#(target.id),"anchor":{"x":400,"y":80}}"#)
+            let mid = ((target.x + partner.x) / 2, (target.y + partner.y) / 2)
+            try ok(a, #"{"type":"attach","body":\#(partner.id),"to_body":\#(target.id),"kind":"pin","point":{"x":\#(mid.0),"y":\#(mid.1)}}"#)
             try ok(a, #"{"type":"step","ticks":20}"#)
             try ok(a, #"{"type":"scene","name":"snap"}"#)
             try ok(b, #"{"type":"spawn","shape":"rect","width":30,"height":30,"x":200,"y":100,"vx":50}"#)
@@ -71,7 +74,7 @@ extension EndToEnd {
             #expect(header["state"]?["format"]?.string == "dynserver-state")
             let commands = lines.dropFirst().filter { $0["command"] != nil }
             let hashes = lines.dropFirst().filter { $0["hash"] != nil }
-            #expect(commands.count == 20, "every command that changed the room, ping and hash not among them")
+            #expect(commands.count == 21, "every command that changed the room, ping and hash not among them")
             #expect(commands.contains { $0["name"]?.string == "bea" && $0["command"]?["type"]?.string == "drag" })
             #expect(hashes.count >= 10)
 
