@@ -91,8 +91,11 @@ final class ReplayPlayer {
             let session = standIn(client: client, name: name)
             do {
                 _ = try room.apply(command, from: session)
-                if case .restore = command { room.broadcastRestored() }
-                room.syncScene()
+                // Watchers (`--serve`) get the new scene at once; headless, nobody would read it.
+                if !room.members.isEmpty {
+                    if case .restore = command { room.broadcastRestored() }
+                    room.syncScene()
+                }
                 if case .step(let n) = command {
                     ticks += UInt64(n)
                     return UInt64(n)
