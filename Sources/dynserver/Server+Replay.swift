@@ -43,16 +43,20 @@ extension Server {
             // At most a second of the recording (or that many entries) per timer pass, so a fast replay still
             // lets the loop breathe; a `step` command takes its ticks of time, other commands none.
             var budget = max(1, Int(header.tickHz))
+            var changed = false
             while played < due, budget > 0 {
                 guard let took = player.advance(until: replay.until) else {
                     more = false
                     break
                 }
+                changed = true
                 played += took
                 budget -= 1
             }
-            room.syncScene()
-            room.broadcastSnapshot(paused: !room.world.animator.isRunning)
+            if changed {
+                room.syncScene()
+                room.broadcastSnapshot(paused: !room.world.animator.isRunning)
+            }
             guard !more else { return }
             timer.close()
             let summary = player.summary(seconds: elapsed)

@@ -122,6 +122,24 @@ extension EndToEnd {
             #expect(partial.ticks < result.ticks)
         }
 
+        @Test func aFileThatIsNotARecordingIsRefusedWithTheReason() throws {
+            let dir = try ScratchDirectory()
+            let cases = [
+                ("state.ndjson", #"{"format":"dynserver-state","version":1}"#, "not a recording header"),
+                ("garbage.ndjson", "{not json", "not JSON"),
+                ("badline.ndjson", #"{"type":"recording","version":1,"room":"main","tick_hz":60,"world":{"width":800,"height":600},"state":{}}"# + "\n" + #"{"tick":3,"client":1,"command":{"type":"warp"}}"#, "not a valid command"),
+            ]
+            for (name, text, reason) in cases {
+                try text.write(toFile: dir.path + "/" + name, atomically: true, encoding: .utf8)
+                let run = try ReplayRun.run([dir.path + "/" + name, "--validate"])
+                #expect(run.status == 2, "\(name)")
+                #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+            let missing = try ReplayRun.run([dir.path + "/none.ndjson"])
+            #expect(missing.status == 2 && missing.stderr.contains("no such file"))
+        }
+
         @Test func servedReplayIsWatchedByAClientInRoomReplay() throws {
             let dir = try ScratchDirectory()
             let live = try Self.recordSession(into: dir)
