@@ -6,9 +6,9 @@ import NetProtocol
 ///
 /// Guarantees: the room is created before the server prints that it listens, so a client that joins `replay`
 /// at once watches the recording from its start; the beat never steps it (the player does, on its own timer
-/// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; when the
-/// recording ends (or reaches `--until`) the room stays still with its last state and the log says how the
-/// replay went.
+/// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; it is never
+/// unloaded; when the recording ends (or reaches `--until`) the room stays still with its last state and the
+/// log says how the replay went.
 extension Server {
     static let replayRoomName = "replay"
 

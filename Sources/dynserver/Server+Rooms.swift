@@ -112,7 +112,8 @@ extension Server {
     /// Unloads every room but `main` that has had no member for `--room-idle-s` (housekeeping).
     func unloadIdleRooms(nowNs: UInt64) {
         let idleNs = UInt64(config.roomIdleS * 1e9)
-        for room in roomOrder where room.name != Room.mainName && room.members.isEmpty {
+        // A replay's room (`replay --serve`) stays for the whole run, watched or not.
+        for room in roomOrder where room.name != Room.mainName && room.members.isEmpty && !room.playback {
             guard let since = room.idleSinceNs, nowNs &- since >= idleNs else { continue }
             unload(room, reason: "idle")
         }
