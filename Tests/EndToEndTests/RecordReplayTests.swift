@@ -122,6 +122,54 @@ extension EndToEnd {
             #expect(partial.ticks < result.ticks)
         }
 
+        /// Checkpoints and restores replay too, the clock going back included; a drag kept in a checkpoint
+        /// whose client has left ends at the restore, and the recording says so.
+        @Test func restoresReplayExactlyAndADragWhoseClientLeftEndsAtTheRestore() throws {
+            let dir = try ScratchDirectory()
+            let server = try ServerProcess(["--held", "--scene", "default", "--record", dir.path, "--hash-every", "5", "--no-http"])
+            let a = try server.connect(), b = try server.connect()
+            let start = try #require(a.join().snapshot)
+            _ = try #require(b.join().scene)
+            let box = try #require(start.bodies.last)
+            #expect(try b.ack(.drag(phase: .begin, x: box.x, y: box.y, body: box.id), id: 1) != nil)
+            #expect(try b.ack(.drag(phase: .move, x: box.x + 50, y: box.y - 50, body: nil), id: 2) != nil)
+            #expect(try a.ack(.checkpoint(name: "c"), id: 3) != nil)
+            _ = try a.step(12, id: 4)
+            b.close()
+            // Wait (without stepping) until the server saw b leave: `rooms` counts main's clients.
+            let deadline = Date().addingTimeInterval(10)
+            var clients = 2
+            var probe = 100
+            while clients != 1, Date() < deadline {
+                probe += 1
+                let list = RoomEntry.list(try a.ack(.rooms, id: probe)?.first { $0.0 == "rooms" }?.1)
+                clients = list?.first { $0.name == "main" }?.clients ?? clients
+            }
+            #expect(clients == 1)
+            let afterLeave = try #require(try a.step(3, id: 5))
+            #expect(afterLeave.drags.isEmpty, "the drag ended when its client left")
+            #expect(try a.ack(.restore(name: "c"), id: 6) != nil)
+            let restored = try #require(try a.step(8, id: 7))
+            #expect(restored.drags.isEmpty, "the restored drag's client is gone: it ended at the restore")
+            #expect(try a.ack(#"{"type":"tap","id":8,"x":400,"y":300}"#, id: 8) != nil)
+            _ = try a.step(11, id: 9)
+            let live = try #require(try a.stateHash(id: 10))
+
+            let lines = try dir.jsonLines("main.ndjson")
+            let drags = lines.compactMap { $0["command"]?["type"]?.string == "drag" ? $0["command"]?["phase"]?.string : nil }
+            #expect(drags == ["begin", "move", "end", "end"], "begin, move, the leave, the restore")
+            let run = try ReplayRun.run([dir.path + "/main.ndjson", "--validate"])
+            #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            let result = try Self.summary(run)
+            #expect(result.divergence == .null)
+            let hashLines = lines.filter { $0["hash"] != nil && $0["type"] == nil }
+            #expect(hashLines.count >= 4)
+            #expect(result.hashes == Double(hashLines.count))
+            #expect(result.tick == live.tick)
+            #expect(result.hash == live.hash)
+            withExtendedLifetime(server) {}
+        }
+
         @Test func aFileThatIsNotARecordingIsRefusedWithTheReason() throws {
             let dir = try ScratchDirectory()
             let cases = [
