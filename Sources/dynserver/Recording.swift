@@ -15,6 +15,8 @@ struct Recording {
         var maxBodies: Int
         /// The room's whole state at the start, as a `--state` document.
         var state: [UInt8]
+        /// The state hash of the room when it started recording (checked before the first entry).
+        var hash: String?
     }
 
     enum Entry {
@@ -64,7 +66,8 @@ struct Recording {
         var w = JSONWriter(capacity: line.count)
         w.value(state)
         w.newline()
-        return Header(room: room, tickHz: tickHz, width: width, height: height, maxBodies: max(1, maxBodies), state: w.bytes)
+        return Header(room: room, tickHz: tickHz, width: width, height: height, maxBodies: max(1, maxBodies), state: w.bytes,
+                      hash: value["hash"]?.string)
     }
 
     private static func parseEntry(_ line: [UInt8], place: String) throws(ReplayError) -> Entry {

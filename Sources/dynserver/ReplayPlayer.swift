@@ -43,6 +43,12 @@ final class ReplayPlayer {
         room.checkpoints = [:]
         room.playback = true
         room.syncScene()
+        // The header's own hash: a build that restores the state differently diverges before the first step.
+        if let expected = header.hash {
+            hashesChecked += 1
+            let got = StateHasher.hex(room.world.stateHash(tick: startTick))
+            if got != expected { noteDivergence(Divergence(tick: startTick, expected: expected, got: got)) }
+        }
     }
 
     var finished: Bool { next >= recording.entries.count }
