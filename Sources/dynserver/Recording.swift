@@ -15,6 +15,8 @@ struct Recording {
         var maxBodies: Int
         /// The room's whole state at the start, as a `--state` document.
         var state: [UInt8]
+        /// The state hash of the room when it started recording (checked before the first entry).
+        var hash: String?
     }
 
     enum Entry {
@@ -46,7 +48,7 @@ struct Recording {
         entries.reserveCapacity(lines.count)
         // Ticks only grow, but for a `restore`, which takes the room's clock back.
         for (index, line) in lines.dropFirst().enumerated() {
-            entries.append(try parseEntry(Array(line), where_: "\(path):\(index + 2)"))
+            entries.append(try parseEntry(Array(line), place: "\(path):\(index + 2)"))
         }
         return Recording(header: header, entries: entries)
     }
@@ -64,19 +66,20 @@ struct Recording {
         var w = JSONWriter(capacity: line.count)
         w.value(state)
         w.newline()
-        return Header(room: room, tickHz: tickHz, width: width, height: height, maxBodies: max(1, maxBodies), state: w.bytes)
+        return Header(room: room, tickHz: tickHz, width: width, height: height, maxBodies: max(1, maxBodies), state: w.bytes,
+                      hash: value["hash"]?.string)
     }
 
-    private static func parseEntry(_ line: [UInt8], where_: String) throws(ReplayError) -> Entry {
+    private static func parseEntry(_ line: [UInt8], place: String) throws(ReplayError) -> Entry {
         let value: JSONValue
-        do { value = try JSONParser.parse(line, maxDepth: 40) } catch { throw ReplayError("\(where_): not JSON: \(error.message)") }
+        do { value = try JSONParser.parse(line, maxDepth: 40) } catch { throw ReplayError("\(place): not JSON: \(error.message)") }
         guard let tickNumber = value["tick"]?.number, tickNumber >= 0, tickNumber <= 9e15, tickNumber == tickNumber.rounded() else {
-            throw ReplayError("\(where_): needs a whole non-negative tick")
+            throw ReplayError("\(place): needs a whole non-negative tick")
         }
         let tick = UInt64(tickNumber)
         if let hash = value["hash"]?.string { return .hash(tick: tick, hash: hash) }
         guard let raw = value["command"], case .object = raw, let client = value["client"]?.number else {
-            throw ReplayError("\(where_): a line is a command (tick, client, name, command) or a hash (tick, hash)")
+            throw ReplayError("\(place): a line is a command (tick, client, name, command) or a hash (tick, hash)")
         }
         var w = JSONWriter(capacity: line.count)
         w.value(raw)
@@ -85,7 +88,7 @@ struct Recording {
             return .command(tick: tick, client: Int(client), name: value["name"]?.string ?? "client \(Int(client))",
                             command: message.command)
         case .failure(let error):
-            throw ReplayError("\(where_): not a valid command: \(error.message)")
+            throw ReplayError("\(place): not a valid command: \(error.message)")
         }
     }
 }

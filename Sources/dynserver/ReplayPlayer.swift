@@ -43,6 +43,12 @@ final class ReplayPlayer {
         room.checkpoints = [:]
         room.playback = true
         room.syncScene()
+        // The header's own hash: a build that restores the state differently diverges before the first step.
+        if let expected = header.hash {
+            hashesChecked += 1
+            let got = StateHasher.hex(room.world.stateHash(tick: startTick))
+            if got != expected { noteDivergence(Divergence(tick: startTick, expected: expected, got: got)) }
+        }
     }
 
     var finished: Bool { next >= recording.entries.count }
@@ -91,8 +97,11 @@ final class ReplayPlayer {
             let session = standIn(client: client, name: name)
             do {
                 _ = try room.apply(command, from: session)
-                if case .restore = command { room.broadcastRestored() }
-                room.syncScene()
+                // Watchers (`--serve`) get the new scene at once; headless, nobody would read it.
+                if !room.members.isEmpty {
+                    if case .restore = command { room.broadcastRestored() }
+                    room.syncScene()
+                }
                 if case .step(let n) = command {
                     ticks += UInt64(n)
                     return UInt64(n)

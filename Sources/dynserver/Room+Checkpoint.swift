@@ -32,7 +32,7 @@ extension Room {
     func restoreCheckpoint(_ name: String) throws(ProtocolError) -> SharedWorld.AckFields {
         try Room.checkName(name)
         guard let saved = checkpoints[name] else {
-            throw ProtocolError(.badValue, "no checkpoint \(quotedName(name)) in this room")
+            throw ProtocolError(.badValue, "no checkpoint \"\(name)\" in this room")
         }
         world.restore(saved.world)
         tick = saved.tick
@@ -67,6 +67,4 @@ extension Room {
             throw ProtocolError(.badValue, "a checkpoint name is 1 to 64 bytes")
         }
     }
-
-    private func quotedName(_ name: String) -> String { "\"\(name)\"" }
 }

@@ -6,9 +6,9 @@ import NetProtocol
 ///
 /// Guarantees: the room is created before the server prints that it listens, so a client that joins `replay`
 /// at once watches the recording from its start; the beat never steps it (the player does, on its own timer
-/// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; when the
-/// recording ends (or reaches `--until`) the room stays still with its last state and the log says how the
-/// replay went.
+/// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; it is never
+/// unloaded; when the recording ends (or reaches `--until`) the room stays still with its last state and the
+/// log says how the replay went.
 extension Server {
     static let replayRoomName = "replay"
 
@@ -43,16 +43,20 @@ extension Server {
             // At most a second of the recording (or that many entries) per timer pass, so a fast replay still
             // lets the loop breathe; a `step` command takes its ticks of time, other commands none.
             var budget = max(1, Int(header.tickHz))
+            var changed = false
             while played < due, budget > 0 {
                 guard let took = player.advance(until: replay.until) else {
                     more = false
                     break
                 }
+                changed = true
                 played += took
                 budget -= 1
             }
-            room.syncScene()
-            room.broadcastSnapshot(paused: !room.world.animator.isRunning)
+            if changed {
+                room.syncScene()
+                room.broadcastSnapshot(paused: !room.world.animator.isRunning)
+            }
             guard !more else { return }
             timer.close()
             let summary = player.summary(seconds: elapsed)

@@ -137,7 +137,8 @@ extension Server {
         let idleNs = UInt64(config.roomIdleS * 1e9)
         // In a fleet a room's state is saved to Redis at unload: none unloads while Redis is away.
         if cluster?.problem != nil { return }
-        for room in roomOrder where room.name != Room.mainName && room.members.isEmpty {
+        // A replay's room (`replay --serve`) stays for the whole run, watched or not.
+        for room in roomOrder where room.name != Room.mainName && room.members.isEmpty && !room.playback {
             guard let since = room.idleSinceNs, nowNs &- since >= idleNs else { continue }
             unload(room, reason: "idle")
         }

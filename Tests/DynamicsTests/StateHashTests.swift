@@ -70,12 +70,18 @@ import Testing
         #expect(spawned == ids.last! + 1, "the id counter came back too")
     }
 
-    @Test(.timeLimit(.minutes(1))) func theHasherIsFNV1aOverLittleEndianWords() {
+    @Test(.timeLimit(.minutes(1))) func theHasherIsFNV1aByWordsWithAXorShift() {
         var h = StateHasher()
         #expect(h.value == 0xcbf2_9ce4_8422_2325)
         h.mix(UInt64(0))
-        // FNV-1a of eight zero bytes.
-        #expect(h.hex == "a8c7f832281a39c5")
+        // (basis ^ 0) * prime, then x ^= x >> 32, worked out by hand.
+        var expected: UInt64 = 0xcbf2_9ce4_8422_2325 &* 0x0000_0100_0000_01b3
+        expected ^= expected >> 32
+        #expect(h.value == expected)
+        var high = StateHasher(), low = StateHasher()
+        high.mix(UInt64(1) << 63)
+        low.mix(UInt64(0))
+        #expect(high.value & 0xffff_ffff != low.value & 0xffff_ffff, "a word's top bit reaches the low bits")
         #expect(StateHasher.hex(0xab) == "00000000000000ab")
         var p = StateHasher(), n = StateHasher()
         p.mix(0.0)

@@ -8,7 +8,7 @@ extension EndToEnd {
     /// first hash after the change, `--until` stops early, and `--serve` plays it to a client in room `replay`.
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct RecordReplayTests {
-        /// A recorded session: drags, taps, gravity, a field, a joint, a scene load, a spawn, and a stretch of
+        /// A recorded session: drags, taps, gravity, a field, an attachment and a pin joint, a scene load, a spawn, and a stretch of
         /// real-time ticks between `resume` and `pause`. Returns the live room's final tick and hash.
         static func recordSession(into dir: ScratchDirectory) throws -> (tick: UInt64, hash: String) {
             let server = try ServerProcess(["--held", "--scene", "default", "--record", dir.path, "--hash-every", "10", "--no-http"])
@@ -17,6 +17,7 @@ extension EndToEnd {
             _ = try #require(b.join().scene)
             #expect(try b.ack(#"{"type":"hello","id":1,"name":"bea"}"#, id: 1) != nil)
             let target = try #require(start.bodies.last)
+            let partner = try #require(start.bodies.dropLast().last)
             var id = 10
             func ok(_ client: LineClient, _ line: String) throws {
                 id += 1
@@ -35,6 +36,8 @@ extension EndToEnd {
             try ok(b, #"{"type":"gravity","angle":1.2,"magnitude":0.8}"#)
             try ok(a, #"{"type":"field","kind":"vortex","x":400,"y":300,"strength":3,"region":{"radius":200}}"#)
             try ok(b, #"{"type":"attach","body":\#(target.id),"anchor":{"x":400,"y":80}}"#)
+            let mid = ((target.x + partner.x) / 2, (target.y + partner.y) / 2)
+            try ok(a, #"{"type":"attach","body":\#(partner.id),"to_body":\#(target.id),"kind":"pin","point":{"x":\#(mid.0),"y":\#(mid.1)}}"#)
             try ok(a, #"{"type":"step","ticks":20}"#)
             try ok(a, #"{"type":"scene","name":"snap"}"#)
             try ok(b, #"{"type":"spawn","shape":"rect","width":30,"height":30,"x":200,"y":100,"vx":50}"#)
@@ -71,7 +74,7 @@ extension EndToEnd {
             #expect(header["state"]?["format"]?.string == "dynserver-state")
             let commands = lines.dropFirst().filter { $0["command"] != nil }
             let hashes = lines.dropFirst().filter { $0["hash"] != nil }
-            #expect(commands.count == 20, "every command that changed the room, ping and hash not among them")
+            #expect(commands.count == 21, "every command that changed the room, ping and hash not among them")
             #expect(commands.contains { $0["name"]?.string == "bea" && $0["command"]?["type"]?.string == "drag" })
             #expect(hashes.count >= 10)
 
@@ -80,7 +83,7 @@ extension EndToEnd {
             let result = try Self.summary(run)
             #expect(result.divergence == .null)
             #expect(result.commands == Double(commands.count))
-            #expect(result.hashes == Double(hashes.count))
+            #expect(result.hashes == Double(hashes.count + 1), "every hash line and the header's")
             #expect(result.tick == live.tick)
             #expect(result.hash == live.hash, "the replay ends exactly where the live room did")
         }
@@ -115,8 +118,74 @@ extension EndToEnd {
             let hashesUpTo = lines.dropFirst().filter {
                 $0.contains(#""hash":"#) && (try? JSONParser.parse(Array($0.utf8))["tick"]?.number).flatMap { $0 } ?? .infinity <= Double(untilTick)
             }
-            #expect(partial.hashes == Double(hashesUpTo.count))
+            #expect(partial.hashes == Double(hashesUpTo.count + 1))
             #expect(partial.ticks < result.ticks)
+        }
+
+        /// Checkpoints and restores replay too, the clock going back included; a drag kept in a checkpoint
+        /// whose client has left ends at the restore, and the recording says so.
+        @Test func restoresReplayExactlyAndADragWhoseClientLeftEndsAtTheRestore() throws {
+            let dir = try ScratchDirectory()
+            let server = try ServerProcess(["--held", "--scene", "default", "--record", dir.path, "--hash-every", "5", "--no-http"])
+            let a = try server.connect(), b = try server.connect()
+            let start = try #require(a.join().snapshot)
+            _ = try #require(b.join().scene)
+            let box = try #require(start.bodies.last)
+            #expect(try b.ack(.drag(phase: .begin, x: box.x, y: box.y, body: box.id), id: 1) != nil)
+            #expect(try b.ack(.drag(phase: .move, x: box.x + 50, y: box.y - 50, body: nil), id: 2) != nil)
+            #expect(try a.ack(.checkpoint(name: "c"), id: 3) != nil)
+            _ = try a.step(12, id: 4)
+            b.close()
+            // Wait (without stepping) until the server saw b leave: `rooms` counts main's clients.
+            let deadline = Date().addingTimeInterval(10)
+            var clients = 2
+            var probe = 100
+            while clients != 1, Date() < deadline {
+                probe += 1
+                let list = RoomEntry.list(try a.ack(.rooms, id: probe)?.first { $0.0 == "rooms" }?.1)
+                clients = list?.first { $0.name == "main" }?.clients ?? clients
+            }
+            #expect(clients == 1)
+            let afterLeave = try #require(try a.step(3, id: 5))
+            #expect(afterLeave.drags.isEmpty, "the drag ended when its client left")
+            #expect(try a.ack(.restore(name: "c"), id: 6) != nil)
+            let restored = try #require(try a.step(8, id: 7))
+            #expect(restored.drags.isEmpty, "the restored drag's client is gone: it ended at the restore")
+            #expect(try a.ack(#"{"type":"tap","id":8,"x":400,"y":300}"#, id: 8) != nil)
+            _ = try a.step(11, id: 9)
+            let live = try #require(try a.stateHash(id: 10))
+
+            let lines = try dir.jsonLines("main.ndjson")
+            let drags = lines.compactMap { $0["command"]?["type"]?.string == "drag" ? $0["command"]?["phase"]?.string : nil }
+            #expect(drags == ["begin", "move", "end", "end"], "begin, move, the leave, the restore")
+            let run = try ReplayRun.run([dir.path + "/main.ndjson", "--validate"])
+            #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            let result = try Self.summary(run)
+            #expect(result.divergence == .null)
+            let hashLines = lines.filter { $0["hash"] != nil && $0["type"] == nil }
+            #expect(hashLines.count >= 4)
+            #expect(result.hashes == Double(hashLines.count + 1))
+            #expect(result.tick == live.tick)
+            #expect(result.hash == live.hash)
+            withExtendedLifetime(server) {}
+        }
+
+        @Test func aFileThatIsNotARecordingIsRefusedWithTheReason() throws {
+            let dir = try ScratchDirectory()
+            let cases = [
+                ("state.ndjson", #"{"format":"dynserver-state","version":1}"#, "not a recording header"),
+                ("garbage.ndjson", "{not json", "not JSON"),
+                ("badline.ndjson", #"{"type":"recording","version":1,"room":"main","tick_hz":60,"world":{"width":800,"height":600},"state":{}}"# + "\n" + #"{"tick":3,"client":1,"command":{"type":"warp"}}"#, "not a valid command"),
+            ]
+            for (name, text, reason) in cases {
+                try text.write(toFile: dir.path + "/" + name, atomically: true, encoding: .utf8)
+                let run = try ReplayRun.run([dir.path + "/" + name, "--validate"])
+                #expect(run.status == 2, "\(name)")
+                #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+            let missing = try ReplayRun.run([dir.path + "/none.ndjson"])
+            #expect(missing.status == 2 && missing.stderr.contains("no such file"))
         }
 
         @Test func servedReplayIsWatchedByAClientInRoomReplay() throws {

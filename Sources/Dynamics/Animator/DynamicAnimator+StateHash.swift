@@ -22,10 +22,13 @@ extension DynamicAnimator {
         return h.value
     }
 
+    // Each walk reads the engine's arrays through local constants: one retain per array, instead of an access
+    // to the animator's `world` per element.
     private func hashBodies(into h: inout StateHasher) {
-        h.mix(world.bodies.count)
-        for i in world.bodies.indices {
-            let b = world.bodies[i]
+        let bodies = world.bodies, infos = world.infos
+        h.mix(bodies.count)
+        for i in bodies.indices {
+            let b = bodies[i]
             h.mix(b.id)
             h.mix(b.center); h.mix(b.angle); h.mix(b.rot.c); h.mix(b.rot.s)
             h.mix(b.velocity); h.mix(b.angularVelocity)
@@ -36,7 +39,7 @@ extension DynamicAnimator {
             h.mix(b.localCentroid)
             h.mix(b.gravity); h.mix(b.force); h.mix(b.torque)
             h.mix(b.itemMask); h.mix(b.boundaryMask); h.mix(b.boundsMask); h.mix(b.group)
-            let info = world.infos[i]
+            let info = infos[i]
             hashShape(info.shape, into: &h)
             h.mix(info.width); h.mix(info.height); h.mix(info.mass); h.mix(info.inertia)
             StateHasher.mixProperties(info.properties, into: &h)
@@ -58,9 +61,10 @@ extension DynamicAnimator {
     /// Every contact slot (a free slot hashes as such: slot ids decide where new contacts go) and the order in
     /// which the awake contacts are solved.
     private func hashContacts(into h: inout StateHasher) {
-        h.mix(world.contacts.count)
-        for k in world.contacts.indices {
-            let c = world.contacts[k]
+        let contacts = world.contacts, awake = world.awakeContacts
+        h.mix(contacts.count)
+        for k in contacts.indices {
+            let c = contacts[k]
             h.mix(c.bodyA)
             guard c.bodyA >= 0 else { continue }
             h.mix(c.bodyB); h.mix(c.segment)
@@ -71,8 +75,8 @@ extension DynamicAnimator {
             h.mix(c.recycle.rotA.c); h.mix(c.recycle.rotA.s); h.mix(c.recycle.rotB.c); h.mix(c.recycle.rotB.s)
             h.mix(c.recycle.relativeCenter)
         }
-        h.mix(world.awakeContacts.count)
-        for id in world.awakeContacts { h.mix(id) }
+        h.mix(awake.count)
+        for id in awake { h.mix(id) }
     }
 
     private func hashPoint(_ p: ContactPoint, into h: inout StateHasher) {
@@ -81,19 +85,20 @@ extension DynamicAnimator {
     }
 
     private func hashJoints(into h: inout StateHasher) {
-        h.mix(world.joints.count)
-        for j in world.joints {
+        let joints = world.joints, mouseJoints = world.mouseJoints, constraintJoints = world.constraintJoints
+        h.mix(joints.count)
+        for j in joints {
             h.mix(j.behaviorID); h.mixTag(j.kind); h.mix(j.bodyA); h.mix(j.bodyB)
             h.mix(j.localA); h.mix(j.localB); h.mix(j.length); h.mix(j.hertz); h.mix(j.zeta)
             h.mix(j.linearImpulse); h.mix(j.axialImpulse); h.mix(j.angularImpulse); h.mix(j.baseAngle)
         }
-        h.mix(world.mouseJoints.count)
-        for j in world.mouseJoints {
+        h.mix(mouseJoints.count)
+        for j in mouseJoints {
             h.mix(j.behaviorID); h.mix(j.body); h.mix(j.localAnchor); h.mix(j.target); h.mix(j.lastTarget)
             h.mix(j.linearImpulse)
         }
-        h.mix(world.constraintJoints.count)
-        for j in world.constraintJoints {
+        h.mix(constraintJoints.count)
+        for j in constraintJoints {
             h.mix(j.behaviorID); h.mix(j.bodyA); h.mix(j.bodyB); h.mix(j.localA); h.mix(j.localB); h.mix(j.axisA)
             h.mix(j.referenceAngle); h.mix(j.point); h.mix(j.slide); h.mix(j.lockAngle)
             h.mix(j.hasAngleLimits); h.mix(j.angleLower); h.mix(j.angleUpper)

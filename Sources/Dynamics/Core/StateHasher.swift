@@ -1,5 +1,7 @@
-/// A streaming 64-bit hash of bit patterns (FNV-1a over the little-endian bytes of each word), for the state
-/// hash of docs/PROTOCOL.md ("hash").
+/// A streaming 64-bit hash of bit patterns, for the state hash of docs/PROTOCOL.md ("hash"): FNV-1a taken a
+/// 64-bit word at a time (xor the word in, multiply by the FNV prime) with a xor-shift after each multiply, so
+/// that high bits of every word reach the low bits of the result too. A word a step keeps it fast enough to
+/// hash a 1000-body pile's thousands of contacts on demand.
 ///
 /// Guarantees: it allocates nothing; the same sequence of `mix` calls gives the same value on every run,
 /// process and machine (no seed, unlike Swift's `Hasher`); a `Double` is hashed by its exact bit pattern, so
@@ -14,11 +16,8 @@ public struct StateHasher {
 
     @inline(__always)
     public mutating func mix(_ word: UInt64) {
-        var w = word
-        for _ in 0..<8 {
-            value = (value ^ (w & 0xff)) &* StateHasher.prime
-            w >>= 8
-        }
+        value = (value ^ word) &* StateHasher.prime
+        value ^= value >> 32
     }
 
     @inline(__always) public mutating func mix(_ x: Double) { mix(x.bitPattern) }
@@ -48,7 +47,7 @@ public struct StateHasher {
     public mutating func mix(_ s: String) {
         var count = 0
         for byte in s.utf8 {
-            value = (value ^ UInt64(byte)) &* StateHasher.prime
+            mix(UInt64(byte))
             count += 1
         }
         mix(count)

@@ -5,25 +5,11 @@ import Testing
 /// Conveniences for tests that run a held world (`dynserver --held`, docs/PROTOCOL.md `pause`/`step`):
 /// nothing moves between steps, so every number read back is exact and independent of the machine's speed.
 extension LineClient {
-    /// Sends `step ticks` and returns the snapshot that step sent to everyone.
-    ///
-    /// That is the last held snapshot before the step's `ack` (docs/PROTOCOL.md, `step`: the snapshot comes
-    /// first), so a held snapshot that an earlier structural change sent is never taken for it. Nil when the
-    /// step is refused or no ack comes within 20 s.
+    /// Sends `step ticks` and returns the snapshot that step sent to everyone: the last one before the step's
+    /// ack (a held world also sends a snapshot after each structural change, which may still be unread).
     func step(_ ticks: Int, id: Int) throws -> Snapshot? {
-        let echo = MessageID.number(String(id))
-        try send(ClientMessage(id: echo, .step(ticks: ticks)))
-        let deadline = Date().addingTimeInterval(20)
-        var last: Snapshot?
-        while let message = next(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            switch message {
-            case let .snapshot(snapshot) where snapshot.held: last = snapshot
-            case let .ack(answered, _) where answered == echo: return last
-            case let .error(error) where error.id == echo: return nil
-            default: break
-            }
-        }
-        return nil
+        guard let line = try stepLine(ticks, id: id), case .snapshot(let snapshot)? = ServerMessage.decode(line) else { return nil }
+        return snapshot
     }
 
     /// Sends `step ticks` and returns the raw line of the snapshot it produced.
@@ -31,14 +17,25 @@ extension LineClient {
         try stepLines(ticks, id: id).last
     }
 
-    /// Sends `step ticks` and returns every line read up to and including the snapshot it produced.
+    /// Sends `step ticks` and returns every line read up to and including the snapshot it produced (the last
+    /// snapshot before the step's ack, which the server sends right after it).
     func stepLines(_ ticks: Int, id: Int) throws -> [String] {
-        try send(ClientMessage(id: .number(String(id)), .step(ticks: ticks)))
+        let echo = MessageID.number(String(id))
+        try send(ClientMessage(id: echo, .step(ticks: ticks)))
         let deadline = Date().addingTimeInterval(20)
         var lines: [String] = []
+        var lastSnapshot: Int?
         while let line = nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if line.hasPrefix(#"{"type":"snapshot""#) { lastSnapshot = lines.count }
+            if line.hasPrefix(#"{"type":"ack""#) || line.hasPrefix(#"{"type":"error""#),
+               case let message? = ServerMessage.decode(line) {
+                switch message {
+                case .ack(echo, _): return lastSnapshot.map { Array(lines[...$0]) } ?? []
+                case .error(let error) where error.id == echo: return []
+                default: break
+                }
+            }
             lines.append(line)
-            if line.hasPrefix(#"{"type":"snapshot""#) { return lines }
         }
         return []
     }
