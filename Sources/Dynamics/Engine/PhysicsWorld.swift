@@ -119,6 +119,10 @@ struct PhysicsWorld {
     /// Slots the continuous stage stopped this step, and per slot the fraction of its motion it kept.
     var stoppedSlots: [Int32] = []
     var stopFraction: [Double] = []
+    /// Vertex scratch of the continuous stage's sweeps (4 × the most vertices a shape may have).
+    var ccdScratch: [Vec2] = []
+    /// Per slot: a bullet this step.
+    var isBullet: [Bool] = []
     /// Bodies the last step's continuous stage stopped at a time of impact (for tests and profiles).
     var continuousStopsLastStep = 0
     var pairs: [ProxyPair] = []
