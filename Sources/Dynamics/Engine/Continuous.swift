@@ -212,8 +212,8 @@ extension PhysicsWorld {
         let b = bodies[i]
         let p = pose(b, dp: dp, da: da, at: t)
         if b.isCircle {
-            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices, normals: scratch.segmentNormals,
-                             count: 0)
+            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices,
+                             normals: scratch.segmentNormals, count: 0)
         }
         for k in 0..<b.vertexCount {
             scratch.verticesA[k] = p.center + p.rot.rotate(localVertices[b.vertexStart + k])
@@ -228,7 +228,8 @@ extension PhysicsWorld {
     private func otherView(_ owner: Int32, at t: Double, dp: Vec2, da: Double, _ scratch: SweepScratch) -> ShapeView {
         if owner < 0 {
             let seg = segments[Int(-1 - owner)]
-            return ShapeView(isCircle: false, radius: 0, center: seg.a, vertices: scratch.segmentVertices + seg.vertexStart,
+            return ShapeView(isCircle: false, radius: 0, center: seg.a,
+                             vertices: scratch.segmentVertices + seg.vertexStart,
                              normals: scratch.segmentNormals + seg.vertexStart, count: 2)
         }
         let b = bodies[Int(owner)]

@@ -10,8 +10,8 @@
 /// The test is conservative: when in doubt the contact is solved, and a contact that is solved applies only
 /// the impulse that closes its gap (Box2D v3's speculative bias).
 extension PhysicsWorld {
-    /// For a contact whose points are `gap` apart (infinite: none), between body `p` and body `q` (a segment when `q < 0`): nil when there is nothing to
-    /// test (the contact touches or has no points, or the bodies' motion cannot close its gap, so the solver
+    /// For a contact whose points are `gap` apart (infinite: none), between body `p` and body `q` (a segment
+    /// when `q < 0`): nil when there is nothing to test (the bodies' motion cannot close the gap, so the solver
     /// applies nothing anyway); else the predicted displacement of `q`'s shape relative to `p`'s this step and
     /// the slack for turning and unknown accelerations.
     @inline(__always) func closingMotion(gap: Double, _ p: Int, _ q: Int) -> (displacement: Vec2, slack: Double)? {

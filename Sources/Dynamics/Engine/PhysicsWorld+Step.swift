@@ -1,6 +1,7 @@
 extension PhysicsWorld {
     /// One fixed step of `dt`: proxies, contacts (linking islands, waking what touches awake bodies), the
-    /// soft-step solver with sub-steps, continuous collision of the fast bodies, then transforms, the bounds guard, sleep timers and island sleep.
+    /// soft-step solver with sub-steps, continuous collision of the fast bodies, then transforms, the bounds
+    /// guard, sleep timers and island sleep.
     /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
     /// The stages are `StepStage`'s, in its order; `stageObserver` (if set) hears each one begin.
     mutating func step() {
