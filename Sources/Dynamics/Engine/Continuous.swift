@@ -29,9 +29,12 @@ extension PhysicsWorld {
         for slot in 0..<count {
             let i = Int(awakeBodies[slot])
             let da = turned[slot]
-            // Only the fields needed, not the whole body: this loop visits every awake body every step.
-            let motion = states[slot].dp.length + (da == 0 ? 0 : abs(da) * reach(bodies[i]))
-            guard motion > Tuning.speculativeDistance + Tuning.linearSlop else { continue }
+            let threshold = Tuning.speculativeDistance + Tuning.linearSlop
+            // This loop visits every awake body every step: a body is read only if it may be fast.
+            let moved = states[slot].dp.length
+            guard moved + abs(da) * maxBodyReach > threshold else { continue }
+            let motion = moved + (da == 0 ? 0 : abs(da) * reach(bodies[i]))
+            guard motion > threshold else { continue }
             let inner = bodies[i].isCircle ? bodies[i].radius : bodies[i].innerRadius
             if motion > Tuning.bulletFraction * max(inner, Tuning.linearSlop) {
                 bulletSlots.append(Int32(slot))
