@@ -36,7 +36,7 @@ import Testing
         let ms = try #require(line["stages_ms_mean"] as? [String: Any])
         let share = try #require(line["stages_share"] as? [String: Any])
         let names = ["behaviors", "proxies", "contacts", "awakeLists", "prepare", "substeps", "restitution",
-                     "finalize", "sleep", "groups"]
+                     "continuous", "finalize", "sleep", "groups"]
         #expect(Set(ms.keys) == Set(names) && Set(share.keys) == Set(names))
         let total = names.compactMap { share[$0] as? Double }.reduce(0, +)
         #expect(abs(total - 1) < 0.01, "shares add up to \(total)")

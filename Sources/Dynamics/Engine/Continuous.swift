@@ -4,7 +4,9 @@
 /// stopped at the first time of impact (a linear slop before contact), keeping its velocity: the next step's
 /// contact then meets it there. A body fast relative to its own size is a bullet: it is also swept against the
 /// other items at their end poses (after the other fast bodies were stopped), so a fling or a hard tap cannot
-/// carry it through another item. Two bullets are not swept against each other (as in Box2D).
+/// carry it through another item. Two bullets are not swept against each other (as in Box2D). Another awake
+/// item is swept along its own motion of the step (relative motion), so items falling side by side cost one
+/// evaluation, not a crawl along their common path.
 ///
 /// The time of impact is found by conservative advancement: the separation of the two shapes (a lower bound of
 /// their distance, `shapeSeparation`) divided by the fastest rate at which the sweep can close it is a fraction
@@ -21,16 +23,23 @@ extension PhysicsWorld {
         stoppedSlots.removeAll(keepingCapacity: true)
         stopFraction.removeAll(keepingCapacity: true)
         stopFraction.append(contentsOf: repeatElement(1, count: count))
+        isBullet.removeAll(keepingCapacity: true)
+        isBullet.append(contentsOf: repeatElement(false, count: count))
         var stopped = 0
         for slot in 0..<count {
             let i = Int(awakeBodies[slot])
             let da = turned[slot]
-            // Only the fields needed, not the whole body: this loop visits every awake body every step.
-            let motion = states[slot].dp.length + (da == 0 ? 0 : abs(da) * reach(bodies[i]))
-            guard motion > Tuning.speculativeDistance + Tuning.linearSlop else { continue }
+            let threshold = Tuning.speculativeDistance + Tuning.linearSlop
+            // This loop visits every awake body every step: a body is read only if it may be fast.
+            let moved = states[slot].dp.length
+            guard moved + abs(da) * maxBodyReach > threshold else { continue }
+            let motion = moved + (da == 0 ? 0 : abs(da) * reach(bodies[i]))
+            guard motion > threshold else { continue }
             let inner = bodies[i].isCircle ? bodies[i].radius : bodies[i].innerRadius
-            let isBullet = motion > Tuning.bulletFraction * max(inner, Tuning.linearSlop)
-            if isBullet { bulletSlots.append(Int32(slot)) }
+            if motion > Tuning.bulletFraction * max(inner, Tuning.linearSlop) {
+                bulletSlots.append(Int32(slot))
+                isBullet[slot] = true
+            }
             if sweep(slot, againstItems: false) { stopped += 1 }
         }
         if !stoppedSlots.isEmpty { stopTouchingNeighbours() }
@@ -41,42 +50,52 @@ extension PhysicsWorld {
     /// How far a point of body `b` reaches from its centre of mass.
     @inline(__always) private func reach(_ b: Body) -> Double { b.boundingRadius + b.localCentroid.length }
 
-    /// Sweeps the body in solver slot `slot` against the static tree (and with `againstItems` the movable tree)
+    /// Sweeps the body in solver slot `slot` against the static tree (with `againstItems`, the movable tree)
     /// and shortens its step's motion to the first impact. Returns true when it was stopped.
     private mutating func sweep(_ slot: Int, againstItems: Bool) -> Bool {
         let i = Int(awakeBodies[slot])
-        let b = bodies[i]
         let dp = states[slot].dp, da = turned[slot]
         guard dp.lengthSquared > 0 || da != 0 else { return false }
         // The swept box: the start box and a disc around the end pose, grown by a slop.
-        let start = boxes[i], r = reach(b) + Tuning.linearSlop
-        let end = b.centerOfMass + dp
+        let start = boxes[i], r = reach(bodies[i]) + Tuning.linearSlop
+        let end = bodies[i].centerOfMass + dp
         let box = AABB(minX: min(start.minX, end.x - r), minY: min(start.minY, end.y - r),
                        maxX: max(start.maxX, end.x + r), maxY: max(start.maxY, end.y + r))
         ccdCandidates.removeAll(keepingCapacity: true)
         var st: [Int32] = []
         swap(&st, &ccdStack)
-        broadPhase.staticTree.query(box, stack: &st) { n in ccdCandidates.append(broadPhase.staticTree.userData(n)) }
-        if againstItems {
-            broadPhase.movableTree.query(box, stack: &st) { n in ccdCandidates.append(broadPhase.movableTree.userData(n)) }
+        // The bullet pass sweeps against the other items only: the first pass already swept it against the
+        // static tree.
+        if !againstItems {
+            broadPhase.staticTree.query(box, stack: &st) { n in
+                let o = broadPhase.staticTree.userData(n)
+                if collidable(body: i, owner: o) { ccdCandidates.append(o) }
+            }
+        } else {
+            broadPhase.movableTree.query(box, stack: &st) { n in
+                let o = broadPhase.movableTree.userData(n)
+                // Another item: only a bullet is swept against it, never against another bullet.
+                let s = Int(solverSlot[Int(o)])
+                if (s < 0 || !isBullet[s]) && collidable(body: i, owner: o) { ccdCandidates.append(o) }
+            }
         }
         swap(&st, &ccdStack)
         var best = 1.0
+        guard !ccdCandidates.isEmpty else { return false }
         let candidates = ccdCandidates
-        withUnsafeTemporaryAllocation(of: Vec2.self, capacity: 4 * ShapeGeometry.maxPolygonVertices) { buffer in
+        let m = ShapeGeometry.maxPolygonVertices
+        if ccdScratch.count < 4 * m { ccdScratch = [Vec2](repeating: .zero, count: 4 * m) }
+        var scratchArray: [Vec2] = []
+        swap(&scratchArray, &ccdScratch)
+        defer { swap(&scratchArray, &ccdScratch) }
+        scratchArray.withUnsafeMutableBufferPointer { buffer in
         segmentVertices.withUnsafeBufferPointer { sv in
         segmentNormals.withUnsafeBufferPointer { sn in
-            let m = ShapeGeometry.maxPolygonVertices
             let base = buffer.baseAddress!
             let scratch = SweepScratch(verticesA: base, normalsA: base + m, verticesB: base + 2 * m,
                                        normalsB: base + 3 * m, segmentVertices: sv.baseAddress ?? UnsafePointer(base),
                                        segmentNormals: sn.baseAddress ?? UnsafePointer(base))
-            for o in candidates where collidable(body: i, owner: o) {
-                if o >= 0 && !bodies[Int(o)].isStatic {
-                    // Another item: only a bullet is swept against it, never against another bullet.
-                    let s = solverSlot[Int(o)]
-                    if s >= 0 && bulletSlots.contains(s) { continue }
-                }
+            for o in candidates {
                 if let t = timeOfImpact(body: i, dp: dp, da: da, against: o, before: best, scratch) {
                     best = min(best, t)
                 }
@@ -127,27 +146,42 @@ extension PhysicsWorld {
     }
 
     /// The fraction of the step at which body `i`, moving by `dp` and turning by `da` about its centre of mass,
-    /// first comes within a linear slop of `owner` (a segment, an anchored body, or another body at its end
-    /// pose), if earlier than `before`.
+    /// first comes within a linear slop of `owner` (a segment, an anchored or sleeping body as it is, or an awake
+    /// body along its own motion of this step, so that two items falling side by side never meet), if earlier
+    /// than `before`.
     private func timeOfImpact(body i: Int, dp: Vec2, da: Double, against owner: Int32, before: Double,
                               _ scratch: SweepScratch) -> Double? {
-        let other = otherView(owner, scratch)
         let b = bodies[i]
-        let rate = dp.length + abs(da) * reach(b)
+        // The other body's motion this step (none for a segment, an anchored or a sleeping body).
+        var odp = Vec2.zero, oda = 0.0, oreach = 0.0
+        if owner >= 0 {
+            let s = Int(solverSlot[Int(owner)])
+            if s >= 0 {
+                odp = states[s].dp
+                oda = turned[s]
+                oreach = reach(bodies[Int(owner)])
+            }
+        }
+        let moving = odp != .zero || oda != 0
+        let fixed = moving ? nil : otherView(owner, at: 0, dp: odp, da: oda, scratch)
+        @inline(__always) func other(_ t: Double) -> ShapeView {
+            fixed ?? otherView(owner, at: t, dp: odp, da: oda, scratch)
+        }
+        let rate = (dp - odp).length + abs(da) * reach(b) + abs(oda) * oreach
         let first = advance(rate: rate, before: before) { t in
-            shapeSeparation(self.fastView(i, dp: dp, da: da, at: t, scratch), other)
+            shapeSeparation(self.fastView(i, dp: dp, da: da, at: t, scratch), other(t))
         }
         guard let first else { return nil }
         if first > 0 { return first }
         // Touching at the start: sweep a core disc instead, so that a body sliding along a wall is not stopped.
         let core = 0.25 * (b.isCircle ? b.radius : b.innerRadius)
         guard core > 0 else { return nil }
-        let coreRate = dp.length + abs(da) * b.localCentroid.length
+        let coreRate = (dp - odp).length + abs(da) * b.localCentroid.length + abs(oda) * oreach
         let t = advance(rate: coreRate, before: before) { t in
             let pose = self.pose(b, dp: dp, da: da, at: t)
             let disc = ShapeView(isCircle: true, radius: core, center: pose.center, vertices: scratch.segmentVertices,
                                  normals: scratch.segmentNormals, count: 0)
-            return shapeSeparation(disc, other)
+            return shapeSeparation(disc, other(t))
         }
         guard let t, t > 0 else { return nil }
         return t
@@ -181,8 +215,8 @@ extension PhysicsWorld {
         let b = bodies[i]
         let p = pose(b, dp: dp, da: da, at: t)
         if b.isCircle {
-            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices, normals: scratch.segmentNormals,
-                             count: 0)
+            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices,
+                             normals: scratch.segmentNormals, count: 0)
         }
         for k in 0..<b.vertexCount {
             scratch.verticesA[k] = p.center + p.rot.rotate(localVertices[b.vertexStart + k])
@@ -192,20 +226,20 @@ extension PhysicsWorld {
                          normals: UnsafePointer(scratch.normalsA), count: b.vertexCount)
     }
 
-    /// What a body is swept against: a segment or an anchored body as they are, another body at its end pose
-    /// (its vertices in the `ccdVerticesB` scratch).
-    private func otherView(_ owner: Int32, _ scratch: SweepScratch) -> ShapeView {
+    /// What a body is swept against: a segment or a body that does not move as they are, an awake body at
+    /// fraction `t` of its motion `dp`, `da` (its vertices in the scratch's B buffers).
+    private func otherView(_ owner: Int32, at t: Double, dp: Vec2, da: Double, _ scratch: SweepScratch) -> ShapeView {
         if owner < 0 {
             let seg = segments[Int(-1 - owner)]
-            return ShapeView(isCircle: false, radius: 0, center: seg.a, vertices: scratch.segmentVertices + seg.vertexStart,
+            return ShapeView(isCircle: false, radius: 0, center: seg.a,
+                             vertices: scratch.segmentVertices + seg.vertexStart,
                              normals: scratch.segmentNormals + seg.vertexStart, count: 2)
         }
         let b = bodies[Int(owner)]
-        let s = solverSlot[Int(owner)]
-        let p = s >= 0 ? pose(b, dp: states[Int(s)].dp, da: turned[Int(s)], at: 1) : (center: b.center, rot: b.rot)
+        let p = pose(b, dp: dp, da: da, at: t)
         if b.isCircle {
-            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices, normals: scratch.segmentNormals,
-                             count: 0)
+            return ShapeView(isCircle: true, radius: b.radius, center: p.center, vertices: scratch.segmentVertices,
+                             normals: scratch.segmentNormals, count: 0)
         }
         for k in 0..<b.vertexCount {
             scratch.verticesB[k] = p.center + p.rot.rotate(localVertices[b.vertexStart + k])
@@ -216,7 +250,7 @@ extension PhysicsWorld {
     }
 }
 
-/// Where the continuous stage builds the swept shapes' vertices (stack memory for the duration of one sweep),
+/// Where the continuous stage builds the swept shapes' vertices (the world's `ccdScratch`, allocated once),
 /// and the boundary segments' vertex pools.
 struct SweepScratch {
     var verticesA: UnsafeMutablePointer<Vec2>

@@ -10,24 +10,23 @@
 /// The test is conservative: when in doubt the contact is solved, and a contact that is solved applies only
 /// the impulse that closes its gap (Box2D v3's speculative bias).
 extension PhysicsWorld {
-    /// For contact `c` between body `p` and body `q` (a segment when `q < 0`): nil when there is nothing to
-    /// test (the contact touches or has no points, or the bodies' motion cannot close its gap, so the solver
+    /// For a contact whose points are `gap` apart (infinite: none), between body `p` and body `q` (a segment
+    /// when `q < 0`): nil when there is nothing to test (the bodies' motion cannot close the gap, so the solver
     /// applies nothing anyway); else the predicted displacement of `q`'s shape relative to `p`'s this step and
     /// the slack for turning and unknown accelerations.
-    @inline(__always) func closingMotion(_ c: Contact, _ p: Int, _ q: Int) -> (displacement: Vec2, slack: Double)? {
-        guard c.pointCount > 0 else { return nil }
-        let gap = c.minSeparation
-        guard gap > 0 else { return nil }
-        let bodyA = bodies[p]
-        var motion = -predictedMotion(bodyA)
-        var slack = turnReach(bodyA)
+    @inline(__always) func closingMotion(gap: Double, _ p: Int, _ q: Int) -> (displacement: Vec2, slack: Double)? {
+        guard gap > 0 && gap.isFinite else { return nil }
+        var motion = -predictedMotion(p)
+        var slack = turnReach(p)
         if q >= 0 {
-            let bodyB = bodies[q]
-            motion = motion + predictedMotion(bodyB)
-            slack += turnReach(bodyB)
+            motion = motion + predictedMotion(q)
+            slack += turnReach(q)
         }
-        guard motion.length + slack > gap else { return nil }
-        return (motion, slack)
+        // Moving less than the gap, the linear separation stays positive and the solver applies nothing anyway;
+        // moving less than a slop, any false push is below a slop (a resting pile is never tested).
+        guard motion.length + slack > max(gap, Tuning.linearSlop) else { return nil }
+        // What the prediction cannot know (accelerations from other contacts and joints this step).
+        return (motion, slack + Tuning.linearSlop)
     }
 
     /// True when shapes `a` and `b`, with `b` moving by `motion` relative to `a` this step, provably stay more
@@ -48,20 +47,22 @@ extension PhysicsWorld {
         return lo > hi
     }
 
-    /// The displacement of body `b` predicted for this step (its velocity and the accelerations known before
-    /// the step: gravity and pushes), zero for a sleeping or static body.
-    @inline(__always) private func predictedMotion(_ b: Body) -> Vec2 {
-        guard b.awake && !b.isStatic else { return .zero }
-        let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
-        return (b.velocity + accel * (0.5 * dt)) * dt
+    /// The displacement of body `i` predicted for this step (its velocity and the accelerations known before
+    /// the step: gravity and pushes), zero for a sleeping or static body. Reads only the fields it needs (this
+    /// runs for every contact that is apart).
+    @inline(__always) private func predictedMotion(_ i: Int) -> Vec2 {
+        guard bodies[i].awake && !bodies[i].isStatic else { return .zero }
+        let force = bodies[i].force
+        let accel = force == .zero ? bodies[i].gravity
+                                   : clampLength(bodies[i].gravity + force * bodies[i].invMass, Tuning.maxAcceleration)
+        return (bodies[i].velocity + accel * (0.5 * dt)) * dt
     }
 
-    /// How far a point of body `b` may move by turning this step, plus the separation change unknown
-    /// accelerations could cause (a linear slop).
-    @inline(__always) private func turnReach(_ b: Body) -> Double {
-        guard b.awake && !b.isStatic else { return 0 }
-        let turn = min(abs(b.angularVelocity) * dt, 2)
-        return turn * (b.boundingRadius + b.localCentroid.length) + 0.5 * Tuning.linearSlop
+    /// How far a point of body `i` may move by turning this step.
+    @inline(__always) private func turnReach(_ i: Int) -> Double {
+        let w = bodies[i].angularVelocity
+        guard w != 0 && bodies[i].awake && !bodies[i].isStatic else { return 0 }
+        return min(abs(w) * dt, 2) * (bodies[i].boundingRadius + bodies[i].localCentroid.length)
     }
 
     /// Narrows `lo...hi` (fractions of the step) to where `other`, moving by `motion` relative to `poly`, can be

@@ -160,7 +160,9 @@ extension PhysicsWorld {
                                 cb[k].recycle = RecycleCache(poseA, poseB)
                             }
                             cb[k].passes = false
-                            if let motion = closingMotion(cb[k], p, q) {
+                            let gap = cb[k].minSeparation
+                            // Most contacts touch (gap <= 0) or have no points (infinite gap): nothing to test.
+                            if gap > 0 && gap < .infinity, let motion = closingMotion(gap: gap, p, q) {
                                 let (viewA, viewB) = views()
                                 cb[k].passes = passesBy(viewA, viewB, motion.displacement, motion.slack)
                             }
@@ -169,7 +171,7 @@ extension PhysicsWorld {
                                 cb[k].p0.normalImpulse = 0; cb[k].p0.tangentImpulse = 0
                                 cb[k].p1.normalImpulse = 0; cb[k].p1.tangentImpulse = 0
                             }
-                            if cb[k].minSeparation < -Tuning.restlessOverlap { change.kind.insert(.restless) }
+                            if gap < -Tuning.restlessOverlap { change.kind.insert(.restless) }
                             if change.kind != .none {
                                 change.id = id
                                 changes.append(change)

@@ -1,6 +1,7 @@
 extension PhysicsWorld {
     /// One fixed step of `dt`: proxies, contacts (linking islands, waking what touches awake bodies), the
-    /// soft-step solver with sub-steps, continuous collision of the fast bodies, then transforms, the bounds guard, sleep timers and island sleep.
+    /// soft-step solver with sub-steps, continuous collision of the fast bodies, then transforms, the bounds
+    /// guard, sleep timers and island sleep.
     /// Every per-body stage walks the awake set only (Engine/AwakeSet.swift).
     /// The stages are `StepStage`'s, in its order; `stageObserver` (if set) hears each one begin.
     mutating func step() {
@@ -213,7 +214,7 @@ extension PhysicsWorld {
             // no conflicting constraint can hand the next step an unbounded velocity.
             b.velocity = clampLength(s.v, Tuning.maxLinearSpeed)
             b.angularVelocity = clampMagnitude(s.w, maxW)
-            if b.boundsMask != 0 { confine(&b) }
+            if b.boundsMask != 0 && mayReachOut(b) { confine(&b) }
             let w = b.angularVelocity * b.boundingRadius
             if keepAwake || b.velocity.lengthSquared > tol * tol || w * w > tol * tol {
                 b.sleepTime = 0
@@ -234,10 +235,22 @@ extension PhysicsWorld {
         }
     }
 
+    /// True when body `b`'s bounding circle reaches more than the tolerance past one of its reference bounds
+    /// (only then is its shape measured).
+    @inline(__always) private func mayReachOut(_ b: Body) -> Bool {
+        let tol = Tuning.boundsTolerance, c = b.center, reach = b.boundingRadius
+        for slot in 0..<min(64, boundsRects.count) where b.boundsMask & (1 << UInt64(slot)) != 0 {
+            let r = boundsRects[slot]
+            if c.x - reach < r.minX - tol || c.x + reach > r.maxX + tol
+                || c.y - reach < r.minY - tol || c.y + reach > r.maxY + tol { return true }
+        }
+        return false
+    }
+
     /// Last line of defence behind contacts and continuous collision: a body whose shape reaches more than
     /// `Tuning.boundsTolerance` past its reference bounds is put back to overlap them by a linear slop (a resting
     /// contact's depth) and loses its outward velocity; one larger than its bounds is centred in them.
-    private func confine(_ b: inout Body) {
+    @inline(never) private func confine(_ b: inout Body) {
         let tol = Tuning.boundsTolerance, slop = Tuning.linearSlop
         for slot in 0..<min(64, boundsRects.count) where b.boundsMask & (1 << UInt64(slot)) != 0 {
             let r = boundsRects[slot]

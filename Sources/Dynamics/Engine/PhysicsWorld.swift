@@ -119,6 +119,13 @@ struct PhysicsWorld {
     /// Slots the continuous stage stopped this step, and per slot the fraction of its motion it kept.
     var stoppedSlots: [Int32] = []
     var stopFraction: [Double] = []
+    /// Vertex scratch of the continuous stage's sweeps (4 × the most vertices a shape may have).
+    var ccdScratch: [Vec2] = []
+    /// The largest reach (bounding radius + centroid offset) any body ever added has: the continuous stage skips
+    /// a body whose turn cannot matter without reading it. Never shrinks (conservative after a removal).
+    var maxBodyReach = 0.0
+    /// Per slot: a bullet this step.
+    var isBullet: [Bool] = []
     /// Bodies the last step's continuous stage stopped at a time of impact (for tests and profiles).
     var continuousStopsLastStep = 0
     var pairs: [ProxyPair] = []
@@ -158,6 +165,7 @@ struct PhysicsWorld {
                         innerRadius: g.innerRadius, elasticity: 0, friction: 0, linearDamping: 0, angularDamping: 0,
                         localCentroid: g.centroid)
         bodies.append(body)
+        maxBodyReach = max(maxBodyReach, g.boundingRadius + g.centroid.length)
         infos.append(info)
         solverSlot.append(-1)
         contactHead.append(-1)
