@@ -14,7 +14,7 @@ extension EndToEnd {
                 let line = try #require(client.nextLine(timeout: 10))
                 // The exact wire shape of docs/PROTOCOL.md's example, field for field.
                 #expect(line == "{\"type\":\"welcome\",\"protocol\":1,\"client\":\(welcomeID(line)),\"server\":\"dynserver 0.1.0\","
-                        + "\"world\":{\"width\":800,\"height\":600},\"tick_hz\":60,\"snapshot_hz\":30,\"auth_required\":false,\"room\":\"main\"}")
+                        + "\"world\":{\"width\":800,\"height\":600},\"tick_hz\":60,\"snapshot_hz\":30,\"auth_required\":false,\"room\":\"main\",\"http_port\":\(try #require(server.httpPort))}")
                 guard case let .welcome(welcome)? = ServerMessage.decode(line) else {
                     Issue.record("first line is not a welcome: \(line)")
                     continue
