@@ -143,10 +143,8 @@ extension PhysicsWorld {
                             } else {
                                 updates += 1
                                 let centerB: Vec2
-                                var apart: Vec2? = nil
                                 if q >= 0 {
                                     centerB = bodies[q].centerOfMass
-                                    apart = coincidentNormal(bodies[p].id, bodies[q].id)
                                     cb[k].friction = (bodies[p].friction * bodies[q].friction).squareRoot()
                                     cb[k].restitution = max(bodies[p].elasticity, bodies[q].elasticity)
                                 } else {
@@ -155,6 +153,12 @@ extension PhysicsWorld {
                                     cb[k].restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
                                 }
                                 let (viewA, viewB) = views()
+                                // The id-derived direction (its sine and cosine) only for centres that nearly coincide.
+                                var apart: Vec2? = nil
+                                if q >= 0, (viewB.center - viewA.center).lengthSquared
+                                    < Tuning.coincidentDistance * Tuning.coincidentDistance {
+                                    apart = coincidentNormal(bodies[p].id, bodies[q].id)
+                                }
                                 let m = collide(viewA, viewB, margin: Tuning.speculativeDistance, apart: apart)
                                 change = updateManifold(&cb[k], m, centerA: bodies[p].centerOfMass, centerB: centerB)
                                 cb[k].recycle = RecycleCache(poseA, poseB)

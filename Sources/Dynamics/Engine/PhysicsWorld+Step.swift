@@ -214,7 +214,7 @@ extension PhysicsWorld {
             // no conflicting constraint can hand the next step an unbounded velocity.
             b.velocity = clampLength(s.v, Tuning.maxLinearSpeed)
             b.angularVelocity = clampMagnitude(s.w, maxW)
-            if b.boundsMask != 0 && mayReachOut(b) { confine(&b) }
+            if b.boundsMask != 0 && mayReachOut(b.center, b.boundingRadius, b.boundsMask) { confine(&b) }
             let w = b.angularVelocity * b.boundingRadius
             if keepAwake || b.velocity.lengthSquared > tol * tol || w * w > tol * tol {
                 b.sleepTime = 0
@@ -237,9 +237,10 @@ extension PhysicsWorld {
 
     /// True when body `b`'s bounding circle reaches more than the tolerance past one of its reference bounds
     /// (only then is its shape measured).
-    @inline(__always) private func mayReachOut(_ b: Body) -> Bool {
-        let tol = Tuning.boundsTolerance, c = b.center, reach = b.boundingRadius
-        for slot in 0..<min(64, boundsRects.count) where b.boundsMask & (1 << UInt64(slot)) != 0 {
+    /// (Takes the three fields, not the body: a `Body` passed by value is copied whole, twice per body and step.)
+    @inline(__always) private func mayReachOut(_ c: Vec2, _ reach: Double, _ mask: UInt64) -> Bool {
+        let tol = Tuning.boundsTolerance
+        for slot in 0..<min(64, boundsRects.count) where mask & (1 << UInt64(slot)) != 0 {
             let r = boundsRects[slot]
             if c.x - reach < r.minX - tol || c.x + reach > r.maxX + tol
                 || c.y - reach < r.minY - tol || c.y + reach > r.maxY + tol { return true }
@@ -250,7 +251,7 @@ extension PhysicsWorld {
     /// Last line of defence behind contacts and continuous collision: a body whose shape reaches more than
     /// `Tuning.boundsTolerance` past its reference bounds is put back to overlap them by a linear slop (a resting
     /// contact's depth) and loses its outward velocity; one larger than its bounds is centred in them.
-    @inline(never) private func confine(_ b: inout Body) {
+    private func confine(_ b: inout Body) {
         let tol = Tuning.boundsTolerance, slop = Tuning.linearSlop
         for slot in 0..<min(64, boundsRects.count) where b.boundsMask & (1 << UInt64(slot)) != 0 {
             let r = boundsRects[slot]
