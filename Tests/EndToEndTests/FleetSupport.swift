@@ -5,47 +5,8 @@ import Testing
 import Glibc
 #endif
 
-/// A real `redis-server` (Debian's, installed by scripts/bootstrap.sh) on a free port of 127.0.0.1, with no
-/// persistence: a restarted one starts empty, as a Redis that lost its data would.
-///
-/// Guarantees: `init` returns once Redis accepts connections (or throws after 10 s); `stop()` kills it and
-/// waits for it; the process is killed when this object goes away.
-final class RedisProcess {
-    let process = Process()
-    let port: UInt16
-
-    init(port: UInt16? = nil) throws {
-        // The fleet tests need a real Redis (no mock): missing, it is a skip outside CI and a failure in CI.
-        let path = try RequiredTool.redisServer.require()
-        self.port = try port ?? TCPSocket.freePort()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--port", String(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--daemonize", "no", "--logfile", ""]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ChildProcess.launch(process)
-        let ready = waitUntil(timeout: 10) { (try? BlockingSocket(port: self.port)) != nil }
-        guard ready else {
-            stop()
-            throw EndToEndError("redis-server did not listen on \(self.port) within 10 s")
-        }
-    }
-
-    deinit { stop() }
-
-    /// Kills Redis (SIGKILL) and waits for it to be gone.
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// The `--cluster` value for this Redis.
-    var url: String { "redis://127.0.0.1:\(port)" }
-}
-
 /// A server of the fleet: `--cluster` on `redis`, advertised as 127.0.0.1 (its bound ports).
-func fleetServer(_ redis: RedisProcess, _ extra: [String] = []) throws -> ServerProcess {
+func fleetServer(_ redis: RedisServerProcess, _ extra: [String] = []) throws -> ServerProcess {
     let server = try ServerProcess(["--cluster", redis.url, "--advertise", "127.0.0.1", "--scene", "empty",
                                     "--state-interval", "0.5"] + extra)
     let httpPort = try #require(server.httpPort)

@@ -10,7 +10,7 @@ extension EndToEnd {
     @Suite(.serialized, .timeLimit(.minutes(1)), RequiredTool.redisServer.trait)
     struct FleetTests {
         @Test func eachRoomHasOneOwnerAndJoinsElsewhereAreRedirected() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let servers = try (0..<3).map { _ in try fleetServer(redis) }
             let clients = try servers.map { server -> LineClient in
                 let client = try server.connect()
@@ -72,7 +72,7 @@ extension EndToEnd {
         }
 
         @Test func dynclientFollowsARedirectToTheOwner() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
             let other = try fleetServer(redis)
             let maker = try owner.connect()
@@ -95,7 +95,7 @@ extension EndToEnd {
 
         @Test(RequiredTool.chromium.trait)
         func thePageFollowsARedirectToTheOwnersPage() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
             let other = try fleetServer(redis)
             let maker = try owner.connect()
@@ -115,7 +115,7 @@ extension EndToEnd {
         }
 
         @Test func aKilledOwnersRoomsComeBackElsewhereWithTheirState() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
             let other = try fleetServer(redis)
             let maker = try owner.connect()
@@ -155,7 +155,7 @@ extension EndToEnd {
         }
 
         @Test func aStalledOwnerCannotTakeBackARoomClaimedMeanwhile() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
             let other = try fleetServer(redis)
             let member = try owner.connect()
@@ -183,7 +183,7 @@ extension EndToEnd {
         }
 
         @Test func anIdleRoomIsSavedAndReleasedThenRestoredElsewhere() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let owner = try fleetServer(redis, ["--room-idle-s", "0.5"])
             let other = try fleetServer(redis)
             let maker = try owner.connect()
@@ -210,7 +210,7 @@ extension EndToEnd {
         }
 
         @Test func sigtermReleasesTheLeasesAtOnce() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
             let other = try fleetServer(redis)
             let maker = try owner.connect()
@@ -228,7 +228,7 @@ extension EndToEnd {
         }
 
         @Test func healthzSaysWhenTheLoopIsLate() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let server = try fleetServer(redis)
             let httpPort = try #require(server.httpPort)
             #expect(try HTTPReply.get(port: httpPort, "/healthz")?.status == 200)
@@ -242,7 +242,7 @@ extension EndToEnd {
         }
 
         @Test func withoutRedisRoomsKeepRunningNewJoinsAreUnavailableAndItReregisters() throws {
-            let redis = try RedisProcess()
+            let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
             let other = try fleetServer(redis)
             let ownerHTTP = try #require(owner.httpPort)
@@ -267,7 +267,7 @@ extension EndToEnd {
             #expect(try member.joinAnswer("main", id: 5)?.ackFields != nil)
             #expect(try member.joinAnswer("lab", id: 6)?.ackFields != nil)
             // Redis comes back empty (same port): the servers reconnect and the owner registers lab again.
-            let revived = try RedisProcess(port: redis.port)
+            let revived = try RedisServerProcess(port: redis.port)
             #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/healthz"))??.status == 200 })
             let registered = waitUntil(timeout: 10) {
                 ((try? fleetRooms(port: otherHTTP)) ?? nil)?["lab"] == "127.0.0.1:\(owner.port)"

@@ -14,12 +14,13 @@ final class RedisServerProcess {
     let port: UInt16
     private let directory: URL
 
-    init(timeout: Double = 20) throws {
+    /// `port`: a given port (to start Redis again where a stopped one was), else a free one.
+    init(port given: UInt16? = nil, timeout: Double = 20) throws {
         let binary = try RequiredTool.redisServer.require()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("dyn-redis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try TCPSocket.freePort()
+        port = try given ?? TCPSocket.freePort()
         let log = directory.appendingPathComponent("redis.log")
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
@@ -41,12 +42,19 @@ final class RedisServerProcess {
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        stop()
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// Kills Redis (SIGKILL) and waits for it to be gone: as a crashed Redis, it keeps nothing.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// The `--cluster` value for this Redis.
+    var url: String { "redis://127.0.0.1:\(port)" }
 
     /// Sends one inline command (`PING`, `SET k v`, ...) on a fresh connection and returns the raw reply.
     func command(_ line: String, timeout: Double = 5) throws -> String {
