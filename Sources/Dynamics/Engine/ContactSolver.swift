@@ -196,8 +196,16 @@ struct ContactSolver {
             total += (colouring.counts[k] + laneCount - 1) / laneCount
         }
         chunkStarts.append(total)
-        chunks.removeAll(keepingCapacity: true)
-        chunks.append(contentsOf: repeatElement(ContactChunk(dummy: b.dummy), count: total))
+        // Every lane of a full chunk is written below (`ContactChunk.set` writes every field), so only each
+        // colour's last, partly filled chunk is reset to empty lanes: the chunks are not rewritten whole every step.
+        if chunks.count > total {
+            chunks.removeLast(chunks.count - total)
+        } else if chunks.count < total {
+            chunks.append(contentsOf: repeatElement(ContactChunk(dummy: b.dummy), count: total - chunks.count))
+        }
+        for k in 0..<n where colouring.counts[k] % laneCount != 0 {
+            chunks[chunkStarts[k + 1] - 1] = ContactChunk(dummy: b.dummy)
+        }
         overflow.removeAll(keepingCapacity: true)
         // Lane by lane in colour order: colour k's next free lane is `next[k]` (a lane index over all chunks).
         var next: [Int] = []

@@ -14,13 +14,14 @@ extension PhysicsWorld {
     /// when `q < 0`): nil when there is nothing to test (the bodies' motion cannot close the gap, so the solver
     /// applies nothing anyway); else the predicted displacement of `q`'s shape relative to `p`'s this step and
     /// the slack for turning and unknown accelerations.
-    @inline(__always) func closingMotion(gap: Double, _ p: Int, _ q: Int) -> (displacement: Vec2, slack: Double)? {
+    @inline(__always) static func closingMotion(gap: Double, _ p: Int, _ q: Int, _ bb: UnsafeBufferPointer<Body>,
+                                                 dt: Double) -> (displacement: Vec2, slack: Double)? {
         guard gap > 0 && gap.isFinite else { return nil }
-        var motion = -predictedMotion(p)
-        var slack = turnReach(p)
+        var motion = -predictedMotion(p, bb, dt)
+        var slack = turnReach(p, bb, dt)
         if q >= 0 {
-            motion = motion + predictedMotion(q)
-            slack += turnReach(q)
+            motion = motion + predictedMotion(q, bb, dt)
+            slack += turnReach(q, bb, dt)
         }
         // Moving less than the gap, the linear separation stays positive and the solver applies nothing anyway;
         // moving less than a slop, any false push is below a slop (a resting pile is never tested).
@@ -31,7 +32,7 @@ extension PhysicsWorld {
 
     /// True when shapes `a` and `b`, with `b` moving by `motion` relative to `a` this step, provably stay more
     /// than `slack` apart.
-    @inline(__always) func passesBy(_ a: ShapeView, _ b: ShapeView, _ motion: Vec2, _ slack: Double) -> Bool {
+    @inline(__always) static func passesBy(_ a: ShapeView, _ b: ShapeView, _ motion: Vec2, _ slack: Double) -> Bool {
         if a.isCircle && b.isCircle {
             // Closest approach of the two centres along the relative motion.
             let c0 = b.center - a.center
@@ -50,7 +51,7 @@ extension PhysicsWorld {
     /// The displacement of body `i` predicted for this step (its velocity and the accelerations known before
     /// the step: gravity and pushes), zero for a sleeping or static body. Reads only the fields it needs (this
     /// runs for every contact that is apart).
-    @inline(__always) private func predictedMotion(_ i: Int) -> Vec2 {
+    @inline(__always) static func predictedMotion(_ i: Int, _ bodies: UnsafeBufferPointer<Body>, _ dt: Double) -> Vec2 {
         guard bodies[i].awake && !bodies[i].isStatic else { return .zero }
         let force = bodies[i].force
         let accel = force == .zero ? bodies[i].gravity
@@ -59,7 +60,7 @@ extension PhysicsWorld {
     }
 
     /// How far a point of body `i` may move by turning this step.
-    @inline(__always) private func turnReach(_ i: Int) -> Double {
+    @inline(__always) static func turnReach(_ i: Int, _ bodies: UnsafeBufferPointer<Body>, _ dt: Double) -> Double {
         let w = bodies[i].angularVelocity
         guard w != 0 && bodies[i].awake && !bodies[i].isStatic else { return 0 }
         return min(abs(w) * dt, 2) * (bodies[i].boundingRadius + bodies[i].localCentroid.length)
@@ -67,7 +68,7 @@ extension PhysicsWorld {
 
     /// Narrows `lo...hi` (fractions of the step) to where `other`, moving by `motion` relative to `poly`, can be
     /// within `slack` of `poly` along every face normal of `poly`. False when it never can.
-    @inline(__always) private func narrow(_ poly: ShapeView, _ other: ShapeView, _ motion: Vec2, _ slack: Double,
+    @inline(__always) private static func narrow(_ poly: ShapeView, _ other: ShapeView, _ motion: Vec2, _ slack: Double,
                                           _ lo: inout Double, _ hi: inout Double) -> Bool {
         for i in 0..<poly.count {
             let n = poly.normals[i], v = poly.vertices[i]

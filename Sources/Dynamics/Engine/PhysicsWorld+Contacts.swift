@@ -5,22 +5,38 @@ extension PhysicsWorld {
     /// speed: a fast body is kept from passing through things by continuous collision (Engine/Continuous.swift),
     /// not by speculative contacts along its path. The predicted motion only makes a reinserted fat box reach
     /// ahead (DynamicTree.moveProxy). Sleeping and static bodies cost nothing.
+    /// Also notes each awake body's `stepReach`, the bound the passing test starts from
+    /// (Engine/PassingContacts.swift).
     mutating func prepareProxies() {
         let e = 0.5 * Tuning.speculativeDistance
         let reach = Tuning.maxLinearSpeed * dt
         proxiesPreparedLastStep = awakeBodies.count
-        for slot in 0..<awakeBodies.count {
-            let i = Int(awakeBodies[slot])
-            let b = bodies[i]
-            let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
-            updateGeometry(i, expansion: e, lookAhead: clampLength((b.velocity + accel * dt) * dt, reach))
+        // Each awake body's `stepReach` (Engine/PassingContacts.swift), written through a pointer into the array
+        // moved out of `self` for the loop.
+        var reachArray: [Double] = []
+        swap(&reachArray, &stepReach)
+        defer { swap(&reachArray, &stepReach) }
+        reachArray.withUnsafeMutableBufferPointer { rb in
+            for slot in 0..<awakeBodies.count {
+                let i = Int(awakeBodies[slot])
+                let b = bodies[i]
+                let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
+                // The displacement as the passing test predicts it, plus the turn reach, so the bound holds exactly.
+                let predicted = b.force == .zero ? b.gravity : accel
+                rb[i] = ((b.velocity + predicted * (0.5 * dt)) * dt).length
+                    + (b.angularVelocity == 0 ? 0 : min(abs(b.angularVelocity) * dt, 2)
+                        * (b.boundingRadius + b.localCentroid.length))
+                updateGeometry(i, expansion: e, lookAhead: clampLength((b.velocity + accel * dt) * dt, reach))
+            }
         }
     }
 
-    private func shapeView(body i: Int, _ wv: UnsafePointer<Vec2>, _ wn: UnsafePointer<Vec2>) -> ShapeView {
-        let b = bodies[i]
-        return ShapeView(isCircle: b.isCircle, radius: b.radius, center: b.center, vertices: wv + b.vertexStart,
-                         normals: wn + b.vertexStart, count: b.vertexCount)
+    private static func shapeView(body i: Int, _ bb: UnsafeBufferPointer<Body>, _ wv: UnsafePointer<Vec2>,
+                           _ wn: UnsafePointer<Vec2>) -> ShapeView {
+        // Field by field through the pointer: a `Body` read whole is a copy of the whole record.
+        let start = bb[i].vertexStart
+        return ShapeView(isCircle: bb[i].isCircle, radius: bb[i].radius, center: bb[i].center,
+                         vertices: wv + start, normals: wn + start, count: bb[i].vertexCount)
     }
 
     /// Lists the contacts with at least one awake body into `awakeContacts`. While at least half the bodies
@@ -113,6 +129,10 @@ extension PhysicsWorld {
         var updates = 0, recycled = 0
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
+        // Read through a pointer: field reads, never a whole `Body` copied (this runs for every awake contact).
+        let bodyArray = bodies, reachArray = stepReach
+        reachArray.withUnsafeBufferPointer { rb in
+        bodyArray.withUnsafeBufferPointer { bb in
         wvArray.withUnsafeBufferPointer { wvb in
             wnArray.withUnsafeBufferPointer { wnb in
                 svArray.withUnsafeBufferPointer { svb in
@@ -127,15 +147,15 @@ extension PhysicsWorld {
                             }
                             let p = Int(cb[k].bodyA), q = Int(cb[k].bodyB)
                             @inline(__always) func views() -> (ShapeView, ShapeView) {
-                                if q >= 0 { return (shapeView(body: p, wv, wn), shapeView(body: q, wv, wn)) }
+                                if q >= 0 { return (Self.shapeView(body: p, bb, wv, wn), Self.shapeView(body: q, bb, wv, wn)) }
                                 let seg = segments[Int(cb[k].segment)]
-                                return (shapeView(body: p, wv, wn),
+                                return (Self.shapeView(body: p, bb, wv, wn),
                                         ShapeView(isCircle: false, radius: 0, center: seg.a,
                                                   vertices: svb.baseAddress! + seg.vertexStart,
                                                   normals: snb.baseAddress! + seg.vertexStart, count: 2))
                             }
-                            let poseA = RecyclePose(bodies[p])
-                            let poseB = q >= 0 ? RecyclePose(bodies[q]) : .fixed
+                            let poseA = RecyclePose(bb[p])
+                            let poseB = q >= 0 ? RecyclePose(bb[q]) : .fixed
                             var change: ContactChange
                             if cb[k].recycle.tryRecycle(&cb[k], poseA, poseB) {
                                 recycled += 1
@@ -144,31 +164,35 @@ extension PhysicsWorld {
                                 updates += 1
                                 let centerB: Vec2
                                 if q >= 0 {
-                                    centerB = bodies[q].centerOfMass
-                                    cb[k].friction = (bodies[p].friction * bodies[q].friction).squareRoot()
-                                    cb[k].restitution = max(bodies[p].elasticity, bodies[q].elasticity)
+                                    centerB = bb[q].centerOfMass
+                                    cb[k].friction = (bb[p].friction * bb[q].friction).squareRoot()
+                                    cb[k].restitution = max(bb[p].elasticity, bb[q].elasticity)
                                 } else {
                                     centerB = .zero
-                                    cb[k].friction = (bodies[p].friction * Tuning.boundaryFriction).squareRoot()
-                                    cb[k].restitution = max(bodies[p].elasticity, Tuning.boundaryElasticity)
+                                    cb[k].friction = (bb[p].friction * Tuning.boundaryFriction).squareRoot()
+                                    cb[k].restitution = max(bb[p].elasticity, Tuning.boundaryElasticity)
                                 }
                                 let (viewA, viewB) = views()
                                 // The id-derived direction (its sine and cosine) only for centres that nearly coincide.
                                 var apart: Vec2? = nil
                                 if q >= 0, (viewB.center - viewA.center).lengthSquared
                                     < Tuning.coincidentDistance * Tuning.coincidentDistance {
-                                    apart = coincidentNormal(bodies[p].id, bodies[q].id)
+                                    apart = coincidentNormal(bb[p].id, bb[q].id)
                                 }
                                 let m = collide(viewA, viewB, margin: Tuning.speculativeDistance, apart: apart)
-                                change = updateManifold(&cb[k], m, centerA: bodies[p].centerOfMass, centerB: centerB)
+                                change = updateManifold(&cb[k], m, centerA: bb[p].centerOfMass, centerB: centerB)
                                 cb[k].recycle = RecycleCache(poseA, poseB)
                             }
                             cb[k].passes = false
                             let gap = cb[k].minSeparation
-                            // Most contacts touch (gap <= 0) or have no points (infinite gap): nothing to test.
-                            if gap > 0 && gap < .infinity, let motion = closingMotion(gap: gap, p, q) {
+                            // Most contacts touch (gap <= 0) or have no points (infinite gap), and in a pile most of
+                            // the others join bodies that barely move (the bound of their motion is below the gap):
+                            // nothing to test.
+                            let bound = rb[p] + (q >= 0 ? rb[q] : 0)
+                            if gap > 0 && gap < .infinity && bound > (1 - 1e-9) * max(gap, Tuning.linearSlop),
+                               let motion = Self.closingMotion(gap: gap, p, q, bb, dt: dt) {
                                 let (viewA, viewB) = views()
-                                cb[k].passes = passesBy(viewA, viewB, motion.displacement, motion.slack)
+                                cb[k].passes = Self.passesBy(viewA, viewB, motion.displacement, motion.slack)
                             }
                             if cb[k].passes {
                                 // Nothing acts between them this step, so nothing is carried into the next.
@@ -184,6 +208,8 @@ extension PhysicsWorld {
                     }
                 }
             }
+        }
+        }
         }
         narrowPhaseUpdates = updates
         recycledManifolds = recycled

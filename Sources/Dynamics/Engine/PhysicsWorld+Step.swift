@@ -187,50 +187,59 @@ extension PhysicsWorld {
         splitCandidate = -1
         splitSleepTime = 0
         bodiesFinalizedLastStep = awakeBodies.count
-        for slot in 0..<awakeBodies.count {
-            let i = Int(awakeBodies[slot])
-            let s = states[slot], da = turned[slot]
-            var b = bodies[i]
-            let keepAwake = b.keepAwake
-            b.force = .zero
-            b.torque = 0
-            b.keepAwake = false
-            if b.localCentroid == .zero {
-                b.center = b.center + s.dp
-                if da != 0 {
-                    b.angle += da
-                    b.rot = Rot(angle: b.angle)
+        // The bodies are moved out of `self` for the loop and written in place through a pointer: a `Body`
+        // copied out and back is two whole-record copies per body and step.
+        var bodyArray: [Body] = []
+        swap(&bodyArray, &bodies)
+        defer { swap(&bodyArray, &bodies) }
+        bodyArray.withUnsafeMutableBufferPointer { bb in
+            for slot in 0..<awakeBodies.count {
+                let i = Int(awakeBodies[slot])
+                let s = states[slot], da = turned[slot]
+                let b = bb.baseAddress! + i
+                let keepAwake = b.pointee.keepAwake
+                b.pointee.force = .zero
+                b.pointee.torque = 0
+                b.pointee.keepAwake = false
+                if b.pointee.localCentroid == .zero {
+                    b.pointee.center = b.pointee.center + s.dp
+                    if da != 0 {
+                        b.pointee.angle += da
+                        b.pointee.rot = Rot(angle: b.pointee.angle)
+                    }
+                } else {
+                    // The solver moved the center of mass and turned about it; the item's center follows.
+                    let com = b.pointee.centerOfMass + s.dp
+                    if da != 0 {
+                        b.pointee.angle += da
+                        b.pointee.rot = Rot(angle: b.pointee.angle)
+                    }
+                    b.pointee.center = com - b.pointee.rot.rotate(b.pointee.localCentroid)
                 }
-            } else {
-                // The solver moved the center of mass and turned about it; the item's center follows.
-                let com = b.centerOfMass + s.dp
-                if da != 0 {
-                    b.angle += da
-                    b.rot = Rot(angle: b.angle)
+                // The relax and restitution passes end the step without the integrator's clamps: apply them, so
+                // no conflicting constraint can hand the next step an unbounded velocity.
+                b.pointee.velocity = clampLength(s.v, Tuning.maxLinearSpeed)
+                b.pointee.angularVelocity = clampMagnitude(s.w, maxW)
+                let mask = b.pointee.boundsMask
+                if mask != 0 && mayReachOut(b.pointee.center, b.pointee.boundingRadius, mask) { confine(b) }
+                let w = b.pointee.angularVelocity * b.pointee.boundingRadius
+                let sleepTime: Double
+                if keepAwake || b.pointee.velocity.lengthSquared > tol * tol || w * w > tol * tol {
+                    sleepTime = 0
+                } else {
+                    sleepTime = b.pointee.sleepTime + dt
                 }
-                b.center = com - b.rot.rotate(b.localCentroid)
-            }
-            // The relax and restitution passes end the step without the integrator's clamps: apply them, so
-            // no conflicting constraint can hand the next step an unbounded velocity.
-            b.velocity = clampLength(s.v, Tuning.maxLinearSpeed)
-            b.angularVelocity = clampMagnitude(s.w, maxW)
-            if b.boundsMask != 0 && mayReachOut(b.center, b.boundingRadius, b.boundsMask) { confine(&b) }
-            let w = b.angularVelocity * b.boundingRadius
-            if keepAwake || b.velocity.lengthSquared > tol * tol || w * w > tol * tol {
-                b.sleepTime = 0
-            } else {
-                b.sleepTime += dt
-            }
-            bodies[i] = b
-            // Any moving body keeps its island awake; a resting one in an island that may have come apart
-            // makes it a split candidate (the one resting longest, ties to the higher id, as in Box2D).
-            let k = Int(b.island)
-            if b.sleepTime < Tuning.timeToSleep {
-                islands[k].movingStamp = sleepStamp
-            } else if islands[k].pendingRemovals > 0
-                        && (b.sleepTime > splitSleepTime || (b.sleepTime == splitSleepTime && Int32(k) > splitCandidate)) {
-                splitCandidate = Int32(k)
-                splitSleepTime = b.sleepTime
+                b.pointee.sleepTime = sleepTime
+                // Any moving body keeps its island awake; a resting one in an island that may have come apart
+                // makes it a split candidate (the one resting longest, ties to the higher id, as in Box2D).
+                let k = Int(b.pointee.island)
+                if sleepTime < Tuning.timeToSleep {
+                    islands[k].movingStamp = sleepStamp
+                } else if islands[k].pendingRemovals > 0
+                            && (sleepTime > splitSleepTime || (sleepTime == splitSleepTime && Int32(k) > splitCandidate)) {
+                    splitCandidate = Int32(k)
+                    splitSleepTime = sleepTime
+                }
             }
         }
     }
@@ -251,8 +260,10 @@ extension PhysicsWorld {
     /// Last line of defence behind contacts and continuous collision: a body whose shape reaches more than
     /// `Tuning.boundsTolerance` past its reference bounds is put back to overlap them by a linear slop (a resting
     /// contact's depth) and loses its outward velocity; one larger than its bounds is centred in them.
-    private func confine(_ b: inout Body) {
+    private func confine(_ body: UnsafeMutablePointer<Body>) {
         let tol = Tuning.boundsTolerance, slop = Tuning.linearSlop
+        var b = body.pointee
+        defer { body.pointee = b }
         for slot in 0..<min(64, boundsRects.count) where b.boundsMask & (1 << UInt64(slot)) != 0 {
             let r = boundsRects[slot]
             let c = b.center, reach = b.boundingRadius

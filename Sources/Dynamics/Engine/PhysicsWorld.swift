@@ -111,6 +111,10 @@ struct PhysicsWorld {
     /// box must contain.
     var boxes: [AABB] = []
     var expansion: [Double] = []
+    /// Per body: a bound of how far any of its points moves this step (predicted motion plus turn), noted by
+    /// `prepareProxies` for awake bodies (zero for static ones; stale, so only ever tested before the exact
+    /// prediction, for sleeping ones).
+    var stepReach: [Double] = []
     // Scratch reused every step.
     /// The continuous stage's candidates, tree stack and bullets (solver slots) of the step.
     var ccdCandidates: [Int32] = []
@@ -172,6 +176,7 @@ struct PhysicsWorld {
         bodyProxy.append(-1)
         boxes.append(AABB(minX: 0, minY: 0, maxX: 0, maxY: 0))
         expansion.append(0)
+        stepReach.append(0)
         let i = bodies.count - 1
         configure(i, info.properties, isNew: true)
         bodyFilters.append(BodyFilter(bodies[i]))
@@ -219,6 +224,7 @@ struct PhysicsWorld {
         bodyFilters.remove(at: r)
         boxes.remove(at: r)
         expansion.remove(at: r)
+        stepReach.remove(at: r)
         for k in 0..<joints.count {
             if joints[k].bodyA > r32 { joints[k].bodyA -= 1 }
             if joints[k].bodyB > r32 { joints[k].bodyB -= 1 }
@@ -249,6 +255,7 @@ struct PhysicsWorld {
         bodyFilters.removeAll()
         boxes.removeAll()
         expansion.removeAll()
+        stepReach.removeAll()
         removeAllIslands()
         rebuildVertexPools()
     }
