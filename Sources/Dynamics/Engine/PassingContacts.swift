@@ -15,13 +15,18 @@ extension PhysicsWorld {
     /// applies nothing anyway); else the predicted displacement of `q`'s shape relative to `p`'s this step and
     /// the slack for turning and unknown accelerations.
     @inline(__always) static func closingMotion(gap: Double, _ p: Int, _ q: Int, _ bb: UnsafeBufferPointer<Body>,
-                                                 dt: Double) -> (displacement: Vec2, slack: Double)? {
+                                                 _ mb: UnsafeBufferPointer<StepMotion>)
+        -> (displacement: Vec2, slack: Double)? {
         guard gap > 0 && gap.isFinite else { return nil }
-        var motion = -predictedMotion(p, bb, dt)
-        var slack = turnReach(p, bb, dt)
-        if q >= 0 {
-            motion = motion + predictedMotion(q, bb, dt)
-            slack += turnReach(q, bb, dt)
+        // A sleeping or static body does not move (its noted motion may be stale).
+        var motion = Vec2.zero, slack = 0.0
+        if bb[p].awake && !bb[p].isStatic {
+            motion = -mb[p].displacement
+            slack = mb[p].turn
+        }
+        if q >= 0 && bb[q].awake && !bb[q].isStatic {
+            motion = motion + mb[q].displacement
+            slack += mb[q].turn
         }
         // Moving less than the gap, the linear separation stays positive and the solver applies nothing anyway;
         // moving less than a slop, any false push is below a slop (a resting pile is never tested).
@@ -46,24 +51,6 @@ extension PhysicsWorld {
         if !a.isCircle && !narrow(a, b, motion, slack, &lo, &hi) { return true }
         if !b.isCircle && !narrow(b, a, -motion, slack, &lo, &hi) { return true }
         return lo > hi
-    }
-
-    /// The displacement of body `i` predicted for this step (its velocity and the accelerations known before
-    /// the step: gravity and pushes), zero for a sleeping or static body. Reads only the fields it needs (this
-    /// runs for every contact that is apart).
-    @inline(__always) static func predictedMotion(_ i: Int, _ bodies: UnsafeBufferPointer<Body>, _ dt: Double) -> Vec2 {
-        guard bodies[i].awake && !bodies[i].isStatic else { return .zero }
-        let force = bodies[i].force
-        let accel = force == .zero ? bodies[i].gravity
-                                   : clampLength(bodies[i].gravity + force * bodies[i].invMass, Tuning.maxAcceleration)
-        return (bodies[i].velocity + accel * (0.5 * dt)) * dt
-    }
-
-    /// How far a point of body `i` may move by turning this step.
-    @inline(__always) static func turnReach(_ i: Int, _ bodies: UnsafeBufferPointer<Body>, _ dt: Double) -> Double {
-        let w = bodies[i].angularVelocity
-        guard w != 0 && bodies[i].awake && !bodies[i].isStatic else { return 0 }
-        return min(abs(w) * dt, 2) * (bodies[i].boundingRadius + bodies[i].localCentroid.length)
     }
 
     /// Narrows `lo...hi` (fractions of the step) to where `other`, moving by `motion` relative to `poly`, can be
@@ -92,4 +79,12 @@ extension PhysicsWorld {
         }
         return true
     }
+}
+
+/// One awake body's predicted motion this step, noted by `prepareProxies` for the passing test: its displacement
+/// (its velocity and the accelerations known before the step: gravity and pushes) and how far a point of it may
+/// move by turning.
+struct StepMotion {
+    var displacement = Vec2.zero
+    var turn = 0.0
 }

@@ -5,27 +5,24 @@ extension PhysicsWorld {
     /// speed: a fast body is kept from passing through things by continuous collision (Engine/Continuous.swift),
     /// not by speculative contacts along its path. The predicted motion only makes a reinserted fat box reach
     /// ahead (DynamicTree.moveProxy). Sleeping and static bodies cost nothing.
-    /// Also notes each awake body's `stepReach`, the bound the passing test starts from
-    /// (Engine/PassingContacts.swift).
+    /// Also notes each awake body's `stepMotion` for the passing test (Engine/PassingContacts.swift).
     mutating func prepareProxies() {
         let e = 0.5 * Tuning.speculativeDistance
         let reach = Tuning.maxLinearSpeed * dt
         proxiesPreparedLastStep = awakeBodies.count
-        // Each awake body's `stepReach` (Engine/PassingContacts.swift), written through a pointer into the array
-        // moved out of `self` for the loop.
-        var reachArray: [Double] = []
-        swap(&reachArray, &stepReach)
-        defer { swap(&reachArray, &stepReach) }
-        reachArray.withUnsafeMutableBufferPointer { rb in
+        // Written through a pointer into the array moved out of `self` for the loop.
+        var motionArray: [StepMotion] = []
+        swap(&motionArray, &stepMotion)
+        defer { swap(&motionArray, &stepMotion) }
+        motionArray.withUnsafeMutableBufferPointer { mb in
             for slot in 0..<awakeBodies.count {
                 let i = Int(awakeBodies[slot])
                 let b = bodies[i]
                 let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
-                // The displacement as the passing test predicts it, plus the turn reach, so the bound holds exactly.
                 let predicted = b.force == .zero ? b.gravity : accel
-                rb[i] = ((b.velocity + predicted * (0.5 * dt)) * dt).length
-                    + (b.angularVelocity == 0 ? 0 : min(abs(b.angularVelocity) * dt, 2)
-                        * (b.boundingRadius + b.localCentroid.length))
+                mb[i] = StepMotion(displacement: (b.velocity + predicted * (0.5 * dt)) * dt,
+                                   turn: b.angularVelocity == 0 ? 0 : min(abs(b.angularVelocity) * dt, 2)
+                                       * (b.boundingRadius + b.localCentroid.length))
                 updateGeometry(i, expansion: e, lookAhead: clampLength((b.velocity + accel * dt) * dt, reach))
             }
         }
@@ -130,8 +127,8 @@ extension PhysicsWorld {
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
         // Read through a pointer: field reads, never a whole `Body` copied (this runs for every awake contact).
-        let bodyArray = bodies, reachArray = stepReach
-        reachArray.withUnsafeBufferPointer { rb in
+        let bodyArray = bodies, motionArray = stepMotion
+        motionArray.withUnsafeBufferPointer { mb in
         bodyArray.withUnsafeBufferPointer { bb in
         wvArray.withUnsafeBufferPointer { wvb in
             wnArray.withUnsafeBufferPointer { wnb in
@@ -185,12 +182,8 @@ extension PhysicsWorld {
                             }
                             cb[k].passes = false
                             let gap = cb[k].minSeparation
-                            // Most contacts touch (gap <= 0) or have no points (infinite gap), and in a pile most of
-                            // the others join bodies that barely move (the bound of their motion is below the gap):
-                            // nothing to test.
-                            let bound = rb[p] + (q >= 0 ? rb[q] : 0)
-                            if gap > 0 && gap < .infinity && bound > (1 - 1e-9) * max(gap, Tuning.linearSlop),
-                               let motion = Self.closingMotion(gap: gap, p, q, bb, dt: dt) {
+                            // Most contacts touch (gap <= 0) or have no points (infinite gap): nothing to test.
+                            if gap > 0 && gap < .infinity, let motion = Self.closingMotion(gap: gap, p, q, bb, mb) {
                                 let (viewA, viewB) = views()
                                 cb[k].passes = Self.passesBy(viewA, viewB, motion.displacement, motion.slack)
                             }

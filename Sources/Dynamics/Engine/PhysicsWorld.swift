@@ -111,10 +111,9 @@ struct PhysicsWorld {
     /// box must contain.
     var boxes: [AABB] = []
     var expansion: [Double] = []
-    /// Per body: a bound of how far any of its points moves this step (predicted motion plus turn), noted by
-    /// `prepareProxies` for awake bodies (zero for static ones; stale, so only ever tested before the exact
-    /// prediction, for sleeping ones).
-    var stepReach: [Double] = []
+    /// Per body: its predicted motion this step, noted by `prepareProxies` for awake bodies (stale for the
+    /// others, which the passing test takes as not moving).
+    var stepMotion: [StepMotion] = []
     // Scratch reused every step.
     /// The continuous stage's candidates, tree stack and bullets (solver slots) of the step.
     var ccdCandidates: [Int32] = []
@@ -176,7 +175,7 @@ struct PhysicsWorld {
         bodyProxy.append(-1)
         boxes.append(AABB(minX: 0, minY: 0, maxX: 0, maxY: 0))
         expansion.append(0)
-        stepReach.append(0)
+        stepMotion.append(StepMotion())
         let i = bodies.count - 1
         configure(i, info.properties, isNew: true)
         bodyFilters.append(BodyFilter(bodies[i]))
@@ -224,7 +223,7 @@ struct PhysicsWorld {
         bodyFilters.remove(at: r)
         boxes.remove(at: r)
         expansion.remove(at: r)
-        stepReach.remove(at: r)
+        stepMotion.remove(at: r)
         for k in 0..<joints.count {
             if joints[k].bodyA > r32 { joints[k].bodyA -= 1 }
             if joints[k].bodyB > r32 { joints[k].bodyB -= 1 }
@@ -255,7 +254,7 @@ struct PhysicsWorld {
         bodyFilters.removeAll()
         boxes.removeAll()
         expansion.removeAll()
-        stepReach.removeAll()
+        stepMotion.removeAll()
         removeAllIslands()
         rebuildVertexPools()
     }
