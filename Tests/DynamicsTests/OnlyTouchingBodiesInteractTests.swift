@@ -87,29 +87,53 @@ struct OnlyTouchingBodiesInteractTests {
 
     /// `count` circles created at one point; returns the ids after `seconds`, checking every step that nothing
     /// is more than 1 pt outside the bounds and that the world never rests with an overlap deeper than 3 pt.
-    private func spawnAtOnePoint(count: Int, gravity: Bool, seconds: Double) throws -> (DynamicAnimator, [ItemID]) {
+    /// The world after `seconds`, and the fastest any item moved sideways (gravity pulls down only) and at all.
+    private func spawnAtOnePoint(count: Int, gravity: Bool, seconds: Double) throws
+        -> (DynamicAnimator, [ItemID], sideways: Double, fastest: Double) {
         let a = makeWorld(gravity: gravity)
         var ids: [ItemID] = []
         for _ in 0..<count { ids.append(try a.addItem(shape: .ellipse, width: 30, height: 30, center: Vec2(400, 300))) }
         var outside = 0.0
         var restingOverlap = 0.0
+        var sideways = 0.0, fastest = 0.0
         a.run(seconds: seconds) {
             outside = max(outside, a.farthestOutside(ids))
             if a.allAsleep { restingOverlap = max(restingOverlap, a.deepestOverlap(ids)) }
+            for id in ids {
+                let v = a.item(id)?.velocity ?? .zero
+                sideways = max(sideways, abs(v.x))
+                fastest = max(fastest, v.length)
+            }
         }
         #expect(outside <= 1, "an item was \(outside) pt outside the bounds")
         #expect(restingOverlap <= 3, "the world rested with an overlap of \(restingOverlap) pt")
-        return (a, ids)
+        return (a, ids, sideways, fastest)
     }
 
     @Test(arguments: [(150, true), (50, false)])
     func circlesCreatedAtOnePointSeparate(count: Int, gravity: Bool) throws {
-        let (a, ids) = try spawnAtOnePoint(count: count, gravity: gravity, seconds: 8)
+        let (a, ids, _, _) = try spawnAtOnePoint(count: count, gravity: gravity, seconds: 8)
         let overlap = a.deepestOverlap(ids)
         #expect(overlap <= 2, "deepest overlap after settling: \(overlap) pt")
         let xs = ids.map { a.center($0).x }
         // Not one column: spread over many diameters.
         #expect(xs.max()! - xs.min()! > 150, "x spread \(xs.max()! - xs.min()!) pt")
+    }
+
+    /// Each overlapping pair pushes apart at up to the push-out speed (300 pt/s); in a pile created at one point
+    /// those pushes must not add up to an explosion (docs/ENGINE.md, "Every pile separates"). Nothing may move
+    /// sideways faster than the fall from the spawn point to the floor gives (a falling circle deflected by the
+    /// pile), or twice the push-out speed without gravity. Before the cap, the fastest circle reached about
+    /// 3 100 pt/s with gravity (1 320 sideways after the first cap, on the overlapping bodies alone) and 1 700
+    /// without.
+    @Test(arguments: [(150, true), (50, false)])
+    func aPileCreatedAtOnePointSeparatesWithoutExploding(count: Int, gravity: Bool) throws {
+        let (_, _, sideways, fastest) = try spawnAtOnePoint(count: count, gravity: gravity, seconds: 3)
+        let push = Tuning.contactPushMaxVelocity
+        // From the centre at y 300 to resting on the floor (y 585) at 1 000 pt/s².
+        let fall = gravity ? (2 * GravityBehavior.pointsPerSecondSquared * (600 - 15 - 300)).squareRoot() : 0
+        #expect(sideways <= max(fall, 2 * push), "fastest sideways \(sideways) pt/s (the fall gives \(fall))")
+        #expect(fastest <= fall + 2 * push, "fastest \(fastest) pt/s (the fall gives \(fall))")
     }
 
     @Test func twoBoxesCreatedAtOnePointSeparateSideways() throws {

@@ -11,6 +11,11 @@ enum Tuning {
     static let coincidentDistance = 0.05
     /// An island never sleeps while one of its contacts overlaps by more than this (pt).
     static let restlessOverlap = 3.0
+    /// A body with a contact overlapping by more than this (pt) at the start of a step is being pushed out: the
+    /// step may not leave it faster than the faster of its own motion (its velocity and the accelerations known
+    /// before the step) and `contactPushMaxVelocity` (docs/ENGINE.md, "Every pile separates"). Each overlapping
+    /// pair pushes at up to that speed, and in a pile created at one point the pushes would otherwise add up.
+    static let pushOutOverlap = 3.0
     /// The bounds guard never leaves an item farther than this outside its reference bounds (pt).
     static let boundsTolerance = 1.0
     /// Continuous collision (Engine/Continuous.swift): a body whose motion in a step exceeds

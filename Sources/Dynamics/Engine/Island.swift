@@ -20,6 +20,9 @@ struct Island {
     var awakeIndex: Int32 = -1
     /// The last sleep check (`PhysicsWorld.sleepStamp`) in which a body of the island was still moving.
     var movingStamp: UInt32 = 0
+    /// The last step (`PhysicsWorld.sleepStamp`) in which a body of the island was in a deep overlap
+    /// (`Tuning.pushOutOverlap`): that step's velocities are capped island-wide.
+    var pushStamp: UInt32 = 0
     /// false: the slot is on the free list, waiting to be reused.
     var inUse = true
 }

@@ -123,11 +123,16 @@ extension PhysicsWorld {
     /// Pass one: a fresh manifold for each contact in `ids` (in place), the state changes into `changes`.
     private mutating func updateManifolds(_ ids: [Int32], _ cb: UnsafeMutableBufferPointer<Contact>,
                                           _ changes: inout [ContactChange]) {
-        var updates = 0, recycled = 0
+        var updates = 0, recycled = 0, pushedCount = 0
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
         // Read through a pointer: field reads, never a whole `Body` copied (this runs for every awake contact).
         let bodyArray = bodies, motionArray = stepMotion
+        // Moved out of `self` for the loop: the bodies a deep overlap pushes apart this step (`finalizeBodies`).
+        var pushedArray: [Bool] = []
+        swap(&pushedArray, &pushedOut)
+        defer { swap(&pushedArray, &pushedOut) }
+        pushedArray.withUnsafeMutableBufferPointer { pushed in
         motionArray.withUnsafeBufferPointer { mb in
         bodyArray.withUnsafeBufferPointer { bb in
         wvArray.withUnsafeBufferPointer { wvb in
@@ -192,7 +197,14 @@ extension PhysicsWorld {
                                 cb[k].p0.normalImpulse = 0; cb[k].p0.tangentImpulse = 0
                                 cb[k].p1.normalImpulse = 0; cb[k].p1.tangentImpulse = 0
                             }
-                            if gap < -Tuning.restlessOverlap { change.kind.insert(.restless) }
+                            if gap < -Tuning.pushOutOverlap {
+                                if gap < -Tuning.restlessOverlap { change.kind.insert(.restless) }
+                                if bb[p].awake && !bb[p].isStatic && !pushed[p] { pushed[p] = true; pushedCount += 1 }
+                                if q >= 0 && bb[q].awake && !bb[q].isStatic && !pushed[q] {
+                                    pushed[q] = true
+                                    pushedCount += 1
+                                }
+                            }
                             if change.kind != .none {
                                 change.id = id
                                 changes.append(change)
@@ -204,8 +216,10 @@ extension PhysicsWorld {
         }
         }
         }
+        }
         narrowPhaseUpdates = updates
         recycledManifolds = recycled
+        pushedOutCount += pushedCount
     }
 
     /// The touching state of a recycled manifold from its moved separations (same hysteresis), and the event.

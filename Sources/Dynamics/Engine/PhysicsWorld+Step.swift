@@ -189,15 +189,40 @@ extension PhysicsWorld {
         bodiesFinalizedLastStep = awakeBodies.count
         // The bodies are moved out of `self` for the loop and written in place through a pointer: a `Body`
         // copied out and back is two whole-record copies per body and step.
-        var bodyArray: [Body] = []
+        var bodyArray: [Body] = [], pushedArray: [Bool] = []
         swap(&bodyArray, &bodies)
-        defer { swap(&bodyArray, &bodies) }
+        swap(&pushedArray, &pushedOut)
+        defer {
+            swap(&bodyArray, &bodies)
+            swap(&pushedArray, &pushedOut)
+        }
+        pushedArray.withUnsafeMutableBufferPointer { pushed in
         bodyArray.withUnsafeMutableBufferPointer { bb in
+            // The islands with a body in a deep overlap: every body of theirs is capped, not only the overlapping
+            // ones, because in the sub-steps the push-out speed passes on to what they touch.
+            let pushing = pushedOutCount > 0
+            if pushing {
+                for i32 in awakeBodies where pushed[Int(i32)] {
+                    pushed[Int(i32)] = false
+                    islands[Int(bb[Int(i32)].island)].pushStamp = sleepStamp
+                }
+                pushedOutCount = 0
+            }
             for slot in 0..<awakeBodies.count {
                 let i = Int(awakeBodies[slot])
                 let s = states[slot], da = turned[slot]
                 let b = bb.baseAddress! + i
                 let keepAwake = b.pointee.keepAwake
+                // A body of an island that is pushing a deep overlap apart leaves the step no faster than the
+                // faster of its own motion and the push-out speed (`Tuning.pushOutOverlap`): read before the
+                // step's forces are cleared and its velocity is replaced.
+                var speedCap = Double.infinity
+                if pushing && islands[Int(b.pointee.island)].pushStamp == sleepStamp {
+                    let force = b.pointee.force
+                    let accel = force == .zero ? b.pointee.gravity
+                        : clampLength(b.pointee.gravity + force * b.pointee.invMass, Tuning.maxAcceleration)
+                    speedCap = max((b.pointee.velocity + accel * dt).length, Tuning.contactPushMaxVelocity)
+                }
                 b.pointee.force = .zero
                 b.pointee.torque = 0
                 b.pointee.keepAwake = false
@@ -218,7 +243,7 @@ extension PhysicsWorld {
                 }
                 // The relax and restitution passes end the step without the integrator's clamps: apply them, so
                 // no conflicting constraint can hand the next step an unbounded velocity.
-                b.pointee.velocity = clampLength(s.v, Tuning.maxLinearSpeed)
+                b.pointee.velocity = clampLength(s.v, min(speedCap, Tuning.maxLinearSpeed))
                 b.pointee.angularVelocity = clampMagnitude(s.w, maxW)
                 let mask = b.pointee.boundsMask
                 if mask != 0 && mayReachOut(b.pointee.center, b.pointee.boundingRadius, mask) { confine(b) }
@@ -241,6 +266,7 @@ extension PhysicsWorld {
                     splitSleepTime = sleepTime
                 }
             }
+        }
         }
     }
 

@@ -114,6 +114,11 @@ struct PhysicsWorld {
     /// Per body: its predicted motion this step, noted by `prepareProxies` for awake bodies (stale for the
     /// others, which the passing test takes as not moving).
     var stepMotion: [StepMotion] = []
+    /// Per body: a contact of it overlapped by more than `Tuning.pushOutOverlap` at the start of this step (set by
+    /// the contact update for awake bodies, read and cleared by `finalizeBodies`; all false between steps).
+    var pushedOut: [Bool] = []
+    /// How many bodies the contact update flagged in `pushedOut` this step.
+    var pushedOutCount = 0
     // Scratch reused every step.
     /// The continuous stage's candidates, tree stack and bullets (solver slots) of the step.
     var ccdCandidates: [Int32] = []
@@ -176,6 +181,7 @@ struct PhysicsWorld {
         boxes.append(AABB(minX: 0, minY: 0, maxX: 0, maxY: 0))
         expansion.append(0)
         stepMotion.append(StepMotion())
+        pushedOut.append(false)
         let i = bodies.count - 1
         configure(i, info.properties, isNew: true)
         bodyFilters.append(BodyFilter(bodies[i]))
@@ -224,6 +230,7 @@ struct PhysicsWorld {
         boxes.remove(at: r)
         expansion.remove(at: r)
         stepMotion.remove(at: r)
+        pushedOut.remove(at: r)
         for k in 0..<joints.count {
             if joints[k].bodyA > r32 { joints[k].bodyA -= 1 }
             if joints[k].bodyB > r32 { joints[k].bodyB -= 1 }
@@ -255,6 +262,7 @@ struct PhysicsWorld {
         boxes.removeAll()
         expansion.removeAll()
         stepMotion.removeAll()
+        pushedOut.removeAll()
         removeAllIslands()
         rebuildVertexPools()
     }
