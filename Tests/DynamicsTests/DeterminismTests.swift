@@ -78,5 +78,6 @@ private func busyScene() throws -> DynamicAnimator {
 /// touching bodies interact", "Continuous collision", "Every pile separates").
 /// Re-pinned when an island with a contact overlapping by more than 3 pt came to leave each step no faster than
 /// each body's own motion or the push-out speed (docs/ENGINE.md, "Every pile separates"): this scene's items
-/// are created overlapping their neighbours.
-private let pinnedHash: UInt64 = 3_099_709_006_493_710_245
+/// are created overlapping their neighbours. Re-pinned when a bounce came to be limited to the energy its
+/// bodies brought into the step (Engine/BounceEnergy.swift).
+private let pinnedHash: UInt64 = 7_713_903_600_969_945_493

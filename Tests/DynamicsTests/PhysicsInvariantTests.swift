@@ -80,12 +80,12 @@ struct PhysicsInvariantTests {
     }
 
     /// Without input (no gravity, no pushes) the kinetic energy never exceeds 1.05 × the start and no item
-    /// gets faster than twice the fastest at the start, unless the energy it carries (at most the whole
-    /// world's) allows it: a heavy item meeting a light one elastically may launch it to nearly twice their
-    /// closing speed, which is mechanics, not a solver artefact.
+    /// gets faster than twice the fastest at the start (SPEC Part H, "Energy is bounded"), in 600 random worlds.
+    /// Seed 180 × 7919 is a box hitting a ball pressed against the top wall, which bounced with 10 % more energy
+    /// before a bounce came to be limited to the energy it brought (Engine/BounceEnergy.swift).
     @Test func energyStaysBoundedWithoutInput() throws {
         var failures: [String] = []
-        for seed in UInt64(1)...150 {
+        for seed in UInt64(1)...600 {
             var g = SeededGenerator(seed: seed &* 7919)
             let a = makeWorld(gravity: false)
             var ids: [ItemID] = []
@@ -105,7 +105,7 @@ struct PhysicsInvariantTests {
                 for id in ids {
                     let s = a.item(id)!, speed = s.velocity.length
                     worstSpeed = max(worstSpeed, speed)
-                    if speed > 2 * fastest && 0.5 * s.mass * speed * speed > 1.05 * start { unexplained = true }
+                    if speed > 2 * fastest { unexplained = true }
                 }
             }
             if worstEnergy > 1.05 * start + 1e-9 || unexplained {
@@ -149,7 +149,7 @@ struct PhysicsInvariantTests {
     /// always hit (it moves), and the flung one never ends beyond it untouched.
     @Test func flungItemsNeverPassThroughEachOther() throws {
         var failures: [String] = []
-        for seed in UInt64(1)...150 {
+        for seed in UInt64(1)...600 {
             var g = SeededGenerator(seed: seed &* 15_485_863)
             let a = makeWorld(gravity: false, collision: false)
             _ = a.add(CollisionBehavior(mode: .items, translatesReferenceBoundsIntoBoundary: false))

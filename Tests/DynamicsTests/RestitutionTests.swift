@@ -59,3 +59,22 @@ func flatDropReboundsToElasticitySquaredOfItsHeightWithoutTurning(elasticity e: 
     #expect(elastic > 100)
     #expect(inelastic < 2)
 }
+
+/// A box hitting a ball that the top wall stops in the same step: the rigid passes would hand the box the whole
+/// approach speed, the ball's part included, and the pair would leave with more energy than it brought. A
+/// bounce never adds energy (Engine/BounceEnergy.swift; SPEC Part H, "Energy is bounded").
+@Test(.timeLimit(.minutes(3)), arguments: [0.5, 0.82, 1.0])
+func aBounceAgainstABallHeldByAWallAddsNoEnergy(elasticity e: Double) throws {
+    let a = makeWorld(gravity: false)
+    // The ball just off the top wall, moving down; the box just below it, moving up: they meet in the first step.
+    let ball = try a.addItem(shape: .ellipse, width: 37, height: 37, center: Vec2(400, 18.6),
+                             velocity: Vec2(0, 560), properties: .init(elasticity: e, density: 2))
+    let box = try a.addItem(width: 38, height: 57, center: Vec2(400, 18.6 + 18.5 + 28.5 + 1),
+                            velocity: Vec2(0, -550), properties: .init(elasticity: 0.5, density: 1.8))
+    let start = a.kineticEnergy([ball, box])
+    var most = start
+    a.run(seconds: 0.5) { most = max(most, a.kineticEnergy([ball, box])) }
+    #expect(most <= 1.0001 * start, "kinetic energy rose to \(most / start) × the start")
+    // And it still bounces: the box leaves downward.
+    #expect(a.item(box)!.velocity.y > 100, "box velocity \(a.item(box)!.velocity)")
+}

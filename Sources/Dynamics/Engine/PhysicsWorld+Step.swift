@@ -147,6 +147,8 @@ extension PhysicsWorld {
             observe?(.restitution)
             if solver.needsRestitution() {
                 solver.saveNormalImpulses()
+                preBounce.removeAll(keepingCapacity: true)
+                for k in 0..<dummy { preBounce.append(stb[k].velocity) }
                 solver.chunks.withUnsafeMutableBufferPointer { kb in
                 solver.overflow.withUnsafeMutableBufferPointer { ob in
                     for _ in 0..<Tuning.restitutionIterations {
@@ -159,6 +161,7 @@ extension PhysicsWorld {
                 }
                 }
                 solver.restoreNormalImpulses()
+                limitBounceEnergy(stb.baseAddress!, count: dummy, bodies: bodyBuf, motion: mb, mass: smb)
             }
             solver.storeImpulses(cb)
         }

@@ -119,6 +119,10 @@ struct PhysicsWorld {
     var pushedOut: [Bool] = []
     /// How many bodies the contact update flagged in `pushedOut` this step.
     var pushedOutCount = 0
+    /// The solver velocities before the restitution passes, and per island the energy sums that keep a bounce
+    /// from adding energy (Engine/BounceEnergy.swift). Scratch.
+    var preBounce: [SIMD4<Float>] = []
+    var bounceEnergy: [BounceEnergy] = []
     // Scratch reused every step.
     /// The continuous stage's candidates, tree stack and bullets (solver slots) of the step.
     var ccdCandidates: [Int32] = []

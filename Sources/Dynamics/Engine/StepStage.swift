@@ -22,14 +22,16 @@ public enum StepStage: String, CaseIterable, Sendable {
     /// The sub-steps: integrate velocities, warm start, solve with soft bias, integrate positions, relax
     /// (drags, then colour by colour the joints and the contacts, then the overflow).
     case substeps
-    /// The rigid restitution passes when something bounces, then the impulses stored back into the
-    /// persistent contacts for the next step's warm start.
+    /// The rigid restitution passes when something bounces (limited so that a bounce adds no energy,
+    /// Engine/BounceEnergy.swift), then the impulses stored back into the persistent contacts for the next step's
+    /// warm start.
     case restitution
     /// Continuous collision (Engine/Continuous.swift): bodies that moved farther than the speculative window
     /// swept against boundaries and anchored items, bullets also against the other items; each stopped at its
     /// first time of impact.
     case continuous
-    /// Positions and velocities written back to the bodies, the bounds guard, sleep timers, island stamps.
+    /// Positions and velocities written back to the bodies (speeds capped in islands pushing a deep overlap
+    /// apart), the bounds guard, sleep timers, island stamps.
     case finalize
     /// The split candidate split; resting islands put to sleep whole; the awake set compacted.
     case sleep
