@@ -65,6 +65,38 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
+        /// 50 circles at one point with gravity off: they separate, and the pushes of their overlapping pairs do
+        /// not add up (docs/ENGINE.md, "Every pile separates"): nothing faster than twice the push-out speed
+        /// (300 pt/s), read tick by tick. Before the cap the fastest reached about 1 700 pt/s.
+        @Test func circlesSpawnedAtOnePointWithoutGravitySeparateWithoutExploding() throws {
+            let server = try ServerProcess(["--scene", "empty", "--held"])
+            let client = try server.connect()
+            _ = client.join()
+            _ = try #require(try client.ack(#"{"type":"gravity","magnitude":0,"id":1}"#, id: 1))
+            var ids: [Int] = []
+            for k in 0..<50 {
+                let line = #"{"type":"spawn","id":\#(k + 10),"shape":"ellipse","width":30,"height":30,"x":400,"y":300}"#
+                ids.append(Int(try #require(try client.ack(line, id: k + 10)?.number("body"))))
+            }
+            var fastest = 0.0
+            var last: Snapshot?
+            for k in 0..<120 {
+                let snap = try #require(try client.step(1, id: 100 + k))
+                for id in ids {
+                    let b = try #require(snap.body(id))
+                    fastest = max(fastest, hypot(b.vx, b.vy))
+                }
+                last = snap
+            }
+            let final = try #require(last)
+            let end = try ids.map { try #require(final.body($0)) }
+            let overlap = Self.deepestOverlap(end, radius: 15)
+            #expect(overlap <= 2, "deepest overlap after 120 ticks: \(overlap) pt (Box2D 2.3 leaves them coincident)")
+            #expect(fastest > 0, "they moved apart")
+            #expect(fastest <= 600, "fastest circle \(fastest) pt/s")
+            withExtendedLifetime(server) {}
+        }
+
         private static func deepestOverlap(_ bodies: [BodyState], radius: Double) -> Double {
             var deepest = 0.0
             for i in 0..<bodies.count {
