@@ -69,7 +69,11 @@ struct DynServerCommand: ParsableCommand {
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be >= 1") }
         guard maxLineBytes >= 256 else { throw ValidationError("--max-line-bytes must be >= 256") }
         guard rate > 0, burst >= 1 else { throw ValidationError("--rate must be > 0 and --burst >= 1") }
-        guard stallTimeout > 0, maxOutboxBytes >= 65536, maxBodies >= 1, sendBufferBytes >= 1024 else { throw ValidationError("limits must be positive") }
+        guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be > 0 seconds") }
+        // Below 64 KiB one keyframe of a modest world would already exceed the backlog and drop its client.
+        guard maxOutboxBytes >= 65536 else { throw ValidationError("--max-outbox-bytes must be >= 65536") }
+        guard maxBodies >= 1 else { throw ValidationError("--max-bodies must be >= 1") }
+        guard sendBufferBytes >= 1024 else { throw ValidationError("--send-buffer-bytes must be >= 1024") }
         guard stateInterval >= 0.05, stateInterval <= 86_400 else { throw ValidationError("--state-interval must be 0.05...86400 seconds") }
         if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
         if let stateDir, stateDir.isEmpty { throw ValidationError("--state-dir needs a directory") }

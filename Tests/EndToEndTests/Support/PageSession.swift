@@ -39,6 +39,21 @@ final class PageSession {
                                        width: width, height: height)
         try setViewport(width: width, height: height, mobile: false)
         #expect(waitUntilReady(), "the page did not connect and draw: \(String(describing: try? evaluate("JSON.stringify({s: dyn.state, f: dyn.frames, b: dyn.bodies.size})")))")
+        #expect(waitForSteadyLayout(), "the world kept moving on the screen: \(text("JSON.stringify(dyn.toScreen(0, 0))"))")
+    }
+
+    /// Waits until the world's place on the screen has stayed the same for a few frames: a late reflow (the
+    /// caption arriving, a font loading in a cold font cache) would otherwise move the world between a test
+    /// reading `screen(_:_:)` and its pointer events landing, and they would land a few points off.
+    func waitForSteadyLayout(timeout: Double = 10) -> Bool {
+        let corners = "JSON.stringify([dyn.toScreen(0, 0), dyn.toScreen(1000, 1000)])"
+        var last = "", same = 0
+        return Reliability.eventually(timeout: timeout) {
+            let now = self.text(corners)
+            same = !now.isEmpty && now == last ? same + 1 : 0
+            last = now
+            return same >= 3
+        }
     }
 
     convenience init(_ arguments: [String], width: Int = 1280, height: Int = 800) throws {
