@@ -123,16 +123,11 @@ extension PhysicsWorld {
     /// Pass one: a fresh manifold for each contact in `ids` (in place), the state changes into `changes`.
     private mutating func updateManifolds(_ ids: [Int32], _ cb: UnsafeMutableBufferPointer<Contact>,
                                           _ changes: inout [ContactChange]) {
-        var updates = 0, recycled = 0, pushedCount = 0
+        var updates = 0, recycled = 0
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
         // Read through a pointer: field reads, never a whole `Body` copied (this runs for every awake contact).
         let bodyArray = bodies, motionArray = stepMotion
-        // Moved out of `self` for the loop: the bodies a deep overlap pushes apart this step (`finalizeBodies`).
-        var pushedArray: [Bool] = []
-        swap(&pushedArray, &pushedOut)
-        defer { swap(&pushedArray, &pushedOut) }
-        pushedArray.withUnsafeMutableBufferPointer { pushed in
         motionArray.withUnsafeBufferPointer { mb in
         bodyArray.withUnsafeBufferPointer { bb in
         wvArray.withUnsafeBufferPointer { wvb in
@@ -198,12 +193,8 @@ extension PhysicsWorld {
                                 cb[k].p1.normalImpulse = 0; cb[k].p1.tangentImpulse = 0
                             }
                             if gap < -Tuning.pushOutOverlap {
+                                change.kind.insert(.pushesOut)
                                 if gap < -Tuning.restlessOverlap { change.kind.insert(.restless) }
-                                if bb[p].awake && !bb[p].isStatic && !pushed[p] { pushed[p] = true; pushedCount += 1 }
-                                if q >= 0 && bb[q].awake && !bb[q].isStatic && !pushed[q] {
-                                    pushed[q] = true
-                                    pushedCount += 1
-                                }
                             }
                             if change.kind != .none {
                                 change.id = id
@@ -216,10 +207,8 @@ extension PhysicsWorld {
         }
         }
         }
-        }
         narrowPhaseUpdates = updates
         recycledManifolds = recycled
-        pushedOutCount += pushedCount
     }
 
     /// The touching state of a recycled manifold from its moved separations (same hysteresis), and the event.
@@ -281,6 +270,12 @@ extension PhysicsWorld {
         return change
     }
 
+    private mutating func flagPushedOut(_ i: Int) {
+        guard bodies[i].awake && !bodies[i].isStatic && !pushedOut[i] else { return }
+        pushedOut[i] = true
+        pushedOutCount += 1
+    }
+
     /// Pass two: applies one recorded change, in awake-contact order.
     private mutating func apply(_ change: ContactChange) {
         if change.kind.contains(.destroy) {
@@ -291,6 +286,11 @@ extension PhysicsWorld {
         if change.kind.contains(.restless) {
             bodies[Int(c.bodyA)].keepAwake = true
             if c.bodyB >= 0 && !bodies[Int(c.bodyB)].isStatic { bodies[Int(c.bodyB)].keepAwake = true }
+        }
+        if change.kind.contains(.pushesOut) {
+            // The bodies a deep overlap pushes apart this step (`finalizeBodies` caps their islands).
+            flagPushedOut(Int(c.bodyA))
+            if c.bodyB >= 0 { flagPushedOut(Int(c.bodyB)) }
         }
         if change.kind.contains(.began) {
             emit(.began(bodies[Int(c.bodyA)].id, partner(of: c), point: change.point))
@@ -341,6 +341,8 @@ struct ContactChange {
         static let lostPoints = Kind(rawValue: 16)
         /// The contact overlaps by more than `Tuning.restlessOverlap`: its bodies may not sleep.
         static let restless = Kind(rawValue: 32)
+        /// The contact overlaps by more than `Tuning.pushOutOverlap`: its island's speeds are capped this step.
+        static let pushesOut = Kind(rawValue: 64)
     }
     var id: Int32
     var kind: Kind
