@@ -109,3 +109,19 @@ import Testing
     #expect(worstTurn < 1e-9, "members turned \(worstTurn) rad against each other")
     #expect(a.center(foot).y < 600 && a.center(ball).x > 0, "everything stayed inside")
 }
+
+/// A group with an anchored member does not move at all: its other members stay exactly where they were
+/// grouped, under gravity, however long it runs (the welds alone are soft and let them sag 0.02 pt a second).
+@Test(.timeLimit(.minutes(3))) func aGroupWithAnAnchoredMemberHoldsItsOthersExactlyInPlace() throws {
+    let a = makeWorld()
+    let post = try a.addItem(width: 30, height: 120, center: Vec2(400, 300), properties: .init(anchored: true))
+    let arm = try a.addItem(width: 160, height: 20, center: Vec2(495, 250), properties: .init(density: 3))
+    let weight = try a.addItem(shape: .ellipse, width: 40, height: 40, center: Vec2(560, 280))
+    _ = try a.add(ItemGroupBehavior(items: [post, arm, weight]))
+    let start = (a.center(arm), a.item(arm)!.angle, a.center(weight))
+    a.run(seconds: 5)
+    #expect(distance(a.center(arm), start.0) < 1e-6, "the arm moved \(distance(a.center(arm), start.0)) pt")
+    #expect(abs(a.item(arm)!.angle - start.1) < 1e-9)
+    #expect(distance(a.center(weight), start.2) < 1e-6, "the weight moved \(distance(a.center(weight), start.2)) pt")
+    #expect(a.item(weight)!.velocity == .zero)
+}

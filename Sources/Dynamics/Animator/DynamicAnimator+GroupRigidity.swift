@@ -39,7 +39,7 @@ extension DynamicAnimator {
 
     /// Projects every awake group onto one rigid motion (after `world.step()`). The groups are found through
     /// the awake bodies' group tags, so sleeping groups cost nothing: a group's welds keep its movable members
-    /// in one island, which sleeps whole (and a group with an anchored member is never projected anyway).
+    /// in one island, which sleeps whole. A group with an anchored member is held in the anchored member's frame.
     /// Groups have disjoint members, so the order they are projected in changes nothing.
     func keepGroupsRigid() {
         guard !groups.isEmpty else { return }
@@ -78,8 +78,16 @@ extension DynamicAnimator {
             angleSum += (b.angle - g.frame.angles[k]) * w
             angleWeight += w
         }
-        // An anchored member holds the whole composite (it never moves); a sleeping group is already rigid.
-        guard anyAwake, !anyStatic, mass > 0 else { return }
+        // A sleeping group is already rigid.
+        guard anyAwake else { return }
+        // An anchored member holds the whole composite: the welds alone are soft and let the others sag under
+        // gravity (0.02 pt a second), so they are put back at their places in the frame the anchored member
+        // fixes, at rest.
+        if anyStatic {
+            holdGroup(g)
+            return
+        }
+        guard mass > 0 else { return }
         let center = weighted * (1 / mass)
         let velocity = momentum * (1 / mass)
         var angle = angleSum / angleWeight
@@ -105,6 +113,26 @@ extension DynamicAnimator {
             b.center = center + r - b.rot.rotate(b.localCentroid)
             b.velocity = velocity + crossSV(omega, r)
             b.angularVelocity = omega
+            world.bodies[i] = b
+        }
+    }
+
+    /// A group with an anchored member: every movable member at its place relative to the first anchored one,
+    /// not moving.
+    private func holdGroup(_ g: GroupEntry) {
+        guard let ks = g.items.firstIndex(where: { indexOf[$0].map { world.bodies[$0].isStatic } ?? false }),
+              let s = indexOf[g.items[ks]] else { return }
+        let angle = world.bodies[s].angle - g.frame.angles[ks]
+        let rot = Rot(angle: angle)
+        let center = world.bodies[s].centerOfMass - rot.rotate(g.frame.offsets[ks])
+        for (k, item) in g.items.enumerated() {
+            guard let i = indexOf[item], !world.bodies[i].isStatic else { continue }
+            var b = world.bodies[i]
+            b.angle = angle + g.frame.angles[k]
+            b.rot = Rot(angle: b.angle)
+            b.center = center + rot.rotate(g.frame.offsets[k]) - b.rot.rotate(b.localCentroid)
+            b.velocity = .zero
+            b.angularVelocity = 0
             world.bodies[i] = b
         }
     }
