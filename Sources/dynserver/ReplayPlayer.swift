@@ -77,12 +77,13 @@ final class ReplayPlayer {
         return 1
     }
 
-    /// One fixed tick, as `Room.runTick` takes it live.
+    /// One fixed tick, as `Room.runTick` takes it live; its contact events go to the watchers that subscribed
+    /// to them (`--serve`), as a live room's would (recording events changes nothing in the simulation).
     private func runTick() {
         room.world.animator.step()
         room.tick += 1
         ticks += 1
-        _ = room.world.animator.takeContactEvents()
+        room.collectContacts()
     }
 
     private func play(_ entry: Recording.Entry) -> UInt64 {

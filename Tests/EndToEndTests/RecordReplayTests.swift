@@ -214,5 +214,43 @@ extension EndToEnd {
             #expect(try watcher.errorCode(#"{"type":"tap","id":3,"x":300,"y":300}"#, id: 3) == .forbidden, "watchers only watch")
             withExtendedLifetime(server) {}
         }
+
+        /// A watcher of a served replay that subscribes to contacts gets the contact messages of the ticks the
+        /// replay runs, as it would live: boxes spawned in a running room land on the floor in the replay too.
+        @Test func servedReplaySendsContactsToAWatcherThatSubscribes() throws {
+            let dir = try ScratchDirectory()
+            var landed: UInt64 = 0
+            do {
+                let server = try ServerProcess(["--scene", "empty", "--record", dir.path, "--hash-every", "10", "--no-http"])
+                let client = try server.connect()
+                _ = client.join()
+                // A second into the recording, so that the replay's watcher has subscribed before they fall.
+                let start = try #require(client.nextSnapshot(timeout: 10) { $0.tick >= 60 }?.tick)
+                for k in 0..<3 {
+                    #expect(try client.ack(#"{"type":"spawn","id":\#(k + 1),"shape":"rect","width":30,"height":30,"x":\#(300 + 60 * k),"y":520}"#,
+                                           id: k + 1) != nil)
+                }
+                landed = try #require(client.nextSnapshot(timeout: 10) { $0.tick >= start + 90 }?.tick)
+                withExtendedLifetime(server) {}
+            }
+            let server = try ServerProcess(["--no-http"], leading: ["replay", dir.path + "/main.ndjson", "--serve"])
+            let watcher = try server.connect()
+            _ = try #require(watcher.join().scene)
+            #expect(try watcher.joinRoom("replay", id: 1).room == "replay")
+            _ = try #require(try watcher.ack(#"{"type":"subscribe","id":2,"contacts":true}"#, id: 2))
+            var began: [ContactReport] = []
+            var tick: UInt64 = 0
+            while tick < landed, let message = watcher.next(timeout: 10) {
+                switch message {
+                case .contact(let report) where report.phase == .began: began.append(report)
+                case .snapshot(let snapshot): tick = snapshot.tick
+                default: break
+                }
+            }
+            #expect(tick >= landed, "the watcher saw the replay reach tick \(landed) (last \(tick))")
+            let floor = began.filter { if case .boundary = $0.partner { return true } else { return false } }
+            #expect(floor.count >= 3, "each box's landing reached the watcher: \(began.count) began, \(floor.count) on a boundary")
+            withExtendedLifetime(server) {}
+        }
     }
 }
