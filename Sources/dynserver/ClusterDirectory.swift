@@ -172,10 +172,14 @@ final class ClusterDirectory {
         guard let room = server.rooms[name], !stopping else { return }
         log.error("room \(name): lease taken by \(ownerValue) (this server missed its renewals); dropping it here")
         for session in room.members.values.sorted(by: { $0.id < $1.id }) {
-            if let redirect = redirect(name, ownerValue: ownerValue, id: nil) { session.reply(.redirect(redirect)) }
+            if let redirect = redirect(name, ownerValue: ownerValue, id: nil) {
+                session.reply(.redirect(redirect))
+                server.metrics.fleetRedirected("lease_lost")
+            }
             server.performJoin(JoinPlan(target: .loaded(server.mainRoom), roomAdmin: false), session: session, id: nil, extraAck: [])
         }
         server.forget(room)
+        server.metrics.fleetRoomsLost += 1
     }
 
     /// Writes the room's state while this server owns it (the rooms' saves; `always` at unload and shutdown).
@@ -261,6 +265,7 @@ final class ClusterDirectory {
                 case .ownedElsewhere(let owner):
                     if let redirect = self.redirect(name, ownerValue: owner, id: id) {
                         session.reply(.redirect(redirect))
+                        self.server.metrics.fleetRedirected("join")
                     } else {
                         session.reply(.error(ProtocolError(.unavailable, "room \(name) has an owner this server cannot read", id: id)))
                     }

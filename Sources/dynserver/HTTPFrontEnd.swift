@@ -166,6 +166,7 @@ final class HTTPFrontEnd {
             var redirect = HTTPResponse(status: 307, text: "room \(path.dropFirst(3)) is on another server\n")
             redirect.headers.append(("Location", server.cluster?.ownerPage(of: String(path.dropFirst(3))) ?? "/"))
             response = redirect
+            server.metrics.fleetRedirected("http")
         case _ where path.hasPrefix("/r/") && RoomName.isValid(path.dropFirst(3)):
             // The page reads its room from its own URL path and joins it over /ws?room=NAME.
             response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))

@@ -29,6 +29,10 @@ final class ServerMetrics {
     private(set) var httpResponses: [Int: UInt64] = Dictionary(uniqueKeysWithValues: HTTPResponse.statuses.map { ($0, 0) })
     private(set) var httpEvictions: UInt64 = 0
     private(set) var httpTimeouts: UInt64 = 0
+    /// In a fleet (docs/DEPLOY.md): joins and `/r/NAME` requests sent to the owning server, by how; rooms
+    /// dropped here because another server took their lease.
+    private(set) var fleetRedirects: [String: UInt64] = ["join": 0, "http": 0, "lease_lost": 0]
+    var fleetRoomsLost: UInt64 = 0
 
     func ticked(_ n: UInt64) { ticks += n }
 
@@ -39,6 +43,7 @@ final class ServerMetrics {
     func httpResponded(status: Int) { httpResponses[status, default: 0] += 1 }
     func httpEvicted(_ count: Int) { httpEvictions += UInt64(count) }
     func httpRequestTimedOut() { httpTimeouts += 1 }
+    func fleetRedirected(_ how: String) { fleetRedirects[how, default: 0] += 1 }
 
     /// One physics step that ran (the world was moving): a tick at rest is no step and is not recorded.
     func stepped(seconds: Double) {
@@ -88,6 +93,7 @@ extension Server {
         out.family("dyn_rooms_unloaded_total", "counter", "Rooms unloaded after --room-idle-s without clients.")
         out.sample("dyn_rooms_unloaded_total", [], Double(metrics.roomsUnloaded))
         appendHTTPMetrics(to: &out)
+        appendFleetMetrics(to: &out)
         appendProcessMetrics(to: &out)
         return out.text
     }
@@ -103,6 +109,21 @@ extension Server {
         out.sample("dyn_http_evictions_total", [], Double(metrics.httpEvictions))
         out.family("dyn_http_timeouts_total", "counter", "HTTP requests closed for not completing within the deadline.")
         out.sample("dyn_http_timeouts_total", [], Double(metrics.httpTimeouts))
+    }
+
+    /// Only with `--cluster`: a server on its own has no fleet to report on.
+    private func appendFleetMetrics(to out: inout PrometheusText) {
+        guard let cluster else { return }
+        out.family("dyn_fleet_redis_up", "gauge", "1 while the fleet's room directory (Redis) answers, else 0 (joins of other rooms get unavailable).")
+        out.sample("dyn_fleet_redis_up", [], cluster.problem == nil ? 1 : 0)
+        out.family("dyn_fleet_rooms_owned", "gauge", "Rooms this server holds the lease of now (main is every server's own and not counted).")
+        out.sample("dyn_fleet_rooms_owned", [], Double(rooms.keys.filter { $0 != Room.mainName }.count))
+        out.family("dyn_fleet_redirects_total", "counter", "Clients sent to the server that owns their room: a join answered with redirect, a /r/NAME page answered 307, or members of a room whose lease was lost.")
+        for (how, n) in metrics.fleetRedirects.sorted(by: { $0.key < $1.key }) {
+            out.sample("dyn_fleet_redirects_total", [("via", how)], Double(n))
+        }
+        out.family("dyn_fleet_rooms_lost_total", "counter", "Rooms dropped here because another server took their lease (this server missed its renewals).")
+        out.sample("dyn_fleet_rooms_lost_total", [], Double(metrics.fleetRoomsLost))
     }
 
     private func appendProcessMetrics(to out: inout PrometheusText) {

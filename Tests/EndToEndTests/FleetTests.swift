@@ -68,6 +68,15 @@ extension EndToEnd {
             let moved = try #require(try HTTPReply.get(port: thirdHTTP, "/r/lab"))
             #expect(moved.status == 307)
             #expect(moved.headers["location"] == "http://127.0.0.1:\(ownerHTTP)/r/lab")
+            // The fleet's metrics: the third server redirected its client's join of lab (and of race when it
+            // lost it) and the /r/lab request; the second owns studio; Redis answers.
+            let third = try MetricsScrape.fetch(port: thirdHTTP)
+            #expect(third.value(#"dyn_fleet_redirects_total{via="join"}"#) == (raced[1].redirect != nil ? 2 : 1))
+            #expect(third.value(#"dyn_fleet_redirects_total{via="http"}"#) == 1)
+            #expect(third.value("dyn_fleet_redis_up") == 1)
+            let second = try MetricsScrape.fetch(port: try #require(servers[1].httpPort))
+            #expect(second.value("dyn_fleet_rooms_owned") == 1, "studio")
+            #expect(second.value("dyn_fleet_rooms_lost_total") == 0)
             withExtendedLifetime((redis, servers, clients)) {}
         }
 
@@ -179,6 +188,10 @@ extension EndToEnd {
             #expect(waitUntil(timeout: 5) { ((try? fleetRooms(port: otherHTTP)) ?? nil)?["lab"] == "127.0.0.1:\(other.port)" },
                     "the new owner keeps its lease")
             #expect(owner.stderr.contains("lease taken by"), "the old owner says why it dropped lab")
+            let counted = try MetricsScrape.fetch(port: try #require(owner.httpPort))
+            #expect(counted.value("dyn_fleet_rooms_lost_total") == 1)
+            #expect(counted.value(#"dyn_fleet_redirects_total{via="lease_lost"}"#) == 1)
+            #expect(counted.value("dyn_fleet_rooms_owned") == 0)
             withExtendedLifetime(redis) {}
         }
 
@@ -255,6 +268,7 @@ extension EndToEnd {
             #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/healthz"))??.status == 503 })
             let health = try #require(try HTTPReply.get(port: ownerHTTP, "/healthz"))
             #expect(health.body.contains("redis"), "the reason: \(health.body)")
+            #expect(try MetricsScrape.fetch(port: ownerHTTP).value("dyn_fleet_redis_up") == 0)
             // The room in memory keeps running: it steps when told to.
             let before = try #require(try member.currentTick())
             _ = try #require(try member.ack(#"{"type":"step","ticks":5,"id":3}"#, id: 3))
@@ -269,6 +283,7 @@ extension EndToEnd {
             // Redis comes back empty (same port): the servers reconnect and the owner registers lab again.
             let revived = try RedisServerProcess(port: redis.port)
             #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/healthz"))??.status == 200 })
+            #expect(try MetricsScrape.fetch(port: ownerHTTP).value("dyn_fleet_redis_up") == 1)
             let registered = waitUntil(timeout: 10) {
                 ((try? fleetRooms(port: otherHTTP)) ?? nil)?["lab"] == "127.0.0.1:\(owner.port)"
             }
