@@ -104,17 +104,7 @@ extension DynamicAnimator {
             inertiaSum += inertia + m * r.lengthSquared
         }
         let omega = locked || inertiaSum <= 0 ? 0 : spin / inertiaSum
-        for (k, item) in g.items.enumerated() {
-            let i = indexOf[item]!
-            var b = world.bodies[i]
-            let r = rot.rotate(g.frame.offsets[k])
-            b.angle = angle + g.frame.angles[k]
-            b.rot = Rot(angle: b.angle)
-            b.center = center + r - b.rot.rotate(b.localCentroid)
-            b.velocity = velocity + crossSV(omega, r)
-            b.angularVelocity = omega
-            world.bodies[i] = b
-        }
+        placeMembers(g, center: center, rot: rot, angle: angle, velocity: velocity, omega: omega)
     }
 
     /// A group with an anchored member: every movable member at its place relative to the first anchored one,
@@ -125,14 +115,21 @@ extension DynamicAnimator {
         let angle = world.bodies[s].angle - g.frame.angles[ks]
         let rot = Rot(angle: angle)
         let center = world.bodies[s].centerOfMass - rot.rotate(g.frame.offsets[ks])
+        placeMembers(g, center: center, rot: rot, angle: angle, velocity: .zero, omega: 0)
+    }
+
+    /// Puts every movable member of `g` at its place in the group's frame (the group's center of mass at
+    /// `center`, turned by `angle`), moving with the composite: V + ω × r, turning at ω.
+    private func placeMembers(_ g: GroupEntry, center: Vec2, rot: Rot, angle: Double, velocity: Vec2, omega: Double) {
         for (k, item) in g.items.enumerated() {
             guard let i = indexOf[item], !world.bodies[i].isStatic else { continue }
             var b = world.bodies[i]
+            let r = rot.rotate(g.frame.offsets[k])
             b.angle = angle + g.frame.angles[k]
             b.rot = Rot(angle: b.angle)
-            b.center = center + rot.rotate(g.frame.offsets[k]) - b.rot.rotate(b.localCentroid)
-            b.velocity = .zero
-            b.angularVelocity = 0
+            b.center = center + r - b.rot.rotate(b.localCentroid)
+            b.velocity = velocity + crossSV(omega, r)
+            b.angularVelocity = omega
             world.bodies[i] = b
         }
     }
