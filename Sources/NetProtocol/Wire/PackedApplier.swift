@@ -34,7 +34,9 @@ public struct PackedApplier: Sendable {
             tick = base.tick &+ (try r.golomb(k: 0))
             timeMs = base.timeMs &+ (try r.signedGolomb(k: PackedLayout.timeOrder))
         }
-        let clients = Int(truncatingIfNeeded: try r.golomb(k: 0))
+        let clientCount = try r.golomb(k: 0)
+        guard clientCount <= 1 << 31 else { throw PackedDecodeError("the client count is out of range") }
+        let clients = Int(clientCount)
         let drags = flags & PackedLayout.dragsFlag != 0 ? try PackedApplier.readDrags(&r) : []
         let table: PackedTable
         if keyframe {
@@ -68,7 +70,11 @@ public struct PackedApplier: Sendable {
             }
             let body = Int(truncatingIfNeeded: try r.signedGolomb(k: 0))
             var values: [Double] = []
-            for _ in 0..<4 { values.append(Double(try r.signedGolomb(k: PackedLayout.dragOrder)) / 100) }
+            for _ in 0..<4 {
+                let centi = try r.signedGolomb(k: PackedLayout.dragOrder)
+                guard centi.magnitude <= 1 << 40 else { throw PackedDecodeError("a drag's position is out of range") }
+                values.append(Double(centi) / 100)
+            }
             drags.append(DragInfo(client: client, name: text, body: body, x: values[0], y: values[1],
                                   offset: Point(values[2], values[3])))
         }
