@@ -262,5 +262,34 @@ extension EndToEnd {
             #expect(stream.sizes.dropFirst().allSatisfy { $0 <= 8 }, "keep-alives list nothing: \(stream.sizes)")
             #expect(stream.states[stream.ticks.last ?? 0]?.bodies.count == 200)
         }
+
+        @Test(.timeLimit(.minutes(5))) func headlessDynclientPrintsEachPackedFrameAsTheFullSnapshot() throws {
+            // A held world steps only when told: the observer (full) and dynclient (packed) see the same ticks.
+            let server = try ServerProcess(["--scene", "default", "--held"])
+            let observer = try server.connect()
+            #expect(observer.join().snapshot != nil)
+            let steps = (0..<12).map { _ in "step 3" }.joined(separator: "\n")
+            let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--snapshots", "packed", "--linger", "300"],
+                                          stdin: "tap 300 300\n" + steps + "\n")
+            #expect(run.exitCode == 0)
+            #expect(!run.stdoutLines.contains { $0.hasPrefix(#"{"type":"packed""#) }, "packed lines are printed decoded")
+            var printed: [UInt64: Snapshot] = [:]
+            for line in run.stdoutLines {
+                if case let .snapshot(snapshot)? = ServerMessage.decode(line) { printed[snapshot.tick] = snapshot }
+            }
+            var both = PackedSideBySide()
+            while let message = observer.next(timeout: 1) {
+                if case let .snapshot(snapshot) = message { both.full[snapshot.tick] = snapshot }
+            }
+            both.packed.states = printed
+            let (common, differing) = both.comparison()
+            #expect(common.count >= 12, "every step's state: \(common.count) ticks in common")
+            #expect(differing.isEmpty, "\(differing.prefix(4))")
+            // The printed numbers are the full snapshot's to the hundredth (positions) and thousandth (angles).
+            let moved = common.compactMap { printed[$0] }.flatMap(\.bodies).filter { $0.x != $0.x.rounded() }
+            #expect(!moved.isEmpty)
+            let whole = { (value: Double) in abs(value - value.rounded()) < 1e-6 }
+            #expect(moved.allSatisfy { whole($0.x * 100) && whole($0.y * 100) && whole($0.angle * 1000) })
+        }
     }
 }
