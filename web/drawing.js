@@ -1,8 +1,7 @@
-extension PageScript {
-    /// The world on the canvas: fitted to the canvas (world points <-> page pixels), interpolated one
-    /// snapshot period behind the newest, with boundaries, fields and attachments with their handles, snaps,
-    /// items (the selection outlined), drags with names, tap rings and contact flashes.
-    static let drawing = #"""
+"use strict";
+// The world on the canvas: fitted to the canvas (world points <-> page pixels), interpolated one
+// snapshot period behind the newest, with boundaries, fields and attachments with their handles, snaps,
+// items (the selection outlined), drags with names, tap rings and contact flashes.
 let scale = 1, offX = 0, offY = 0, viewW = 0, viewH = 0;
 const RING_MS = 900, RING_RADIUS = 18, RING_COLOR = "#5fffff", HANDLE_RADIUS = 7, MAX_ZOOM = 5;
 /// The view: zoom 1 fits the whole world in the canvas; above 1 it is magnified and panned (pinch, wheel,
@@ -178,6 +177,4 @@ function paint() {
   ctx.fillStyle = "#ff8700";
   for (const f of dyn.flashes) { ctx.beginPath(); ctx.arc(f.x, f.y, 4 / scale, 0, 2 * Math.PI); ctx.fill(); }
   ctx.restore();
-}
-"""#
 }

@@ -1,10 +1,9 @@
-extension PageScript {
-    /// Pointer and keys. A press on a handle moves it (`anchor`, or a `field` update of x/y); a press on an
-    /// item and a move drags it (`drag`, release flings with `velocity`); a press on empty space and a move
-    /// sends nothing (it pans a magnified world); a press without a move taps (`tap`, a ring where it
-    /// landed), or places a field when one is armed; right click or a long press snaps the selection there;
-    /// two fingers pinch to zoom and pan, as the wheel zooms.
-    static let input = #"""
+"use strict";
+// Pointer and keys. A press on a handle moves it (`anchor`, or a `field` update of x/y); a press on an
+// item and a move drags it (`drag`, release flings with `velocity`); a press on empty space and a move
+// sends nothing (it pans a magnified world); a press without a move taps (`tap`, a ring where it
+// landed), or places a field when one is armed; right click or a long press snaps the selection there;
+// two fingers pinch to zoom and pan, as the wheel zooms.
 let press = null;   // {pointer, start, last, body, handle, dragging, long, samples, timer}
 let handleSentAt = 0;
 const HANDLE_REACH = 16;   // CSS px around a handle that grab it (a finger's width)
@@ -167,5 +166,3 @@ document.addEventListener("keydown", e => {
   if (key === "z") { fitWorld(); return; }
   if (/^[0-9]$/.test(key)) { const i = key === "0" ? 9 : Number(key) - 1; if (SCENES[i]) command({ type: "scene", name: SCENES[i] }, "scene"); return; }
 });
-"""#
-}
