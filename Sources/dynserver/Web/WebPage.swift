@@ -1,3 +1,4 @@
+import DynRoom
 /// The browser client served at `GET /` (and `GET /r/NAME`): one self-contained page (HTML, CSS and
 /// JavaScript inline; no CDN, no build step) that joins the same world over `GET /ws` with the same commands
 /// as any other client.
