@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The HTTP/1.1 listener (`--http-port`) on the server's loop: `GET /` the browser client, `GET /ws` the

@@ -1,3 +1,5 @@
+import DynRoom
+
 /// The browser client: the files of the package's `web/` folder (index.html, style.css, one script per
 /// concern), compiled into the binary by the EmbedWeb plugin and served as they are (docs/PROTOCOL.md,
 /// "HTTP"): `GET /` and `GET /r/NAME` answer index.html, `GET /web/NAME` any file of the folder, and
