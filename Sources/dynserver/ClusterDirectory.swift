@@ -1,3 +1,4 @@
+import DynRoom
 import Logging
 import NetProtocol
 
@@ -171,7 +172,7 @@ final class ClusterDirectory {
     private func lost(_ name: String, to ownerValue: String) {
         guard let room = server.rooms[name], !stopping else { return }
         log.error("room \(name): lease taken by \(ownerValue) (this server missed its renewals); dropping it here")
-        for session in room.members.values.sorted(by: { $0.id < $1.id }) {
+        for session in room.seats.keys.sorted().compactMap({ server.sessions[$0] }) {
             if let redirect = redirect(name, ownerValue: ownerValue, id: nil) {
                 session.reply(.redirect(redirect))
                 server.metrics.fleetRedirected("lease_lost")

@@ -1,3 +1,4 @@
+import DynRoom
 /// The fleet's keys in Redis and the Lua scripts that change them (docs/DEPLOY.md, The directory in Redis).
 ///
 /// Every script that touches a lease compares its owner first, inside Redis (a script runs atomically), so a

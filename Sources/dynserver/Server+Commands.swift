@@ -1,3 +1,4 @@
+import DynRoom
 import Dynamics
 import NetProtocol
 
@@ -51,7 +52,7 @@ extension Server {
             }
             session.reply(.ack(id: id, fields: [("rooms", .array(roomSummaries().map(\.json)))]))
         default:
-            session.room.execute(message, from: session)
+            session.room.execute(message, from: session.seat)
         }
     }
 
@@ -108,20 +109,10 @@ extension Server {
         }
         if joining {
             session.flushReplies()
-            session.room.sendWorld(to: session)
+            session.room.sendWorld(to: session.seat)
         } else if subscribe?.snapshots != nil {
             session.flushReplies()
-            session.room.sendState(to: session)
-        }
-    }
-}
-
-extension ClientCommand {
-    /// The commands that `--admin-token` guards (docs/PROTOCOL.md, Security).
-    var changesStructure: Bool {
-        switch self {
-        case .set, .gravity, .collision, .spawn, .remove, .scene: return true
-        default: return isGatedInteraction
+            session.room.sendState(to: session.seat)
         }
     }
 }
