@@ -10,8 +10,8 @@ func fleetServer(_ redis: RedisServerProcess, _ extra: [String] = []) throws -> 
     let server = try ServerProcess(["--cluster", redis.url, "--advertise", "127.0.0.1", "--scene", "empty",
                                     "--state-interval", "0.5"] + extra)
     let httpPort = try #require(server.httpPort)
-    // Connected to Redis: /healthz says 200 once the directory answers.
-    guard waitUntil(timeout: 10, { (try? HTTPReply.get(port: httpPort, "/healthz"))??.status == 200 }) else {
+    // Connected to Redis: /readyz says 200 once the directory answers.
+    guard waitUntil(timeout: 10, { (try? HTTPReply.get(port: httpPort, "/readyz"))??.status == 200 }) else {
         throw EndToEndError("server never became healthy in the fleet:\n\(server.stderr)")
     }
     return server
