@@ -209,12 +209,16 @@ final class ClusterDirectory {
     private func checkDeadlines() {
         let now = EventLoop.hrtimeNs
         for name in lifecycles.keys.sorted() where lifecycles[name]!.checkDeadline(nowNs: now) { fenced(name) }
-        server.metrics.fleetRoomsFenced = lifecycles.values.filter { $0.phase == .fenced }.count
+    }
+
+    /// Rooms held here now for want of a confirmed renewal (dyn_fleet_rooms_fenced).
+    var fencedRooms: Int {
+        let now = EventLoop.hrtimeNs
+        return lifecycles.values.filter { $0.phase == .fenced || ($0.phase == .live && now >= $0.deadlineNs) }.count
     }
 
     private func fenced(_ name: String) {
         log.warning("room \(name): lease not renewed within \(RoomLifecycle.leaseMs - RoomLifecycle.marginMs) ms; held (no steps, commands unavailable) until Redis confirms a renewal")
-        server.metrics.fleetRoomsFenced = lifecycles.values.filter { $0.phase == .fenced }.count
     }
 
     private func renewAll() {

@@ -34,10 +34,9 @@ final class ServerMetrics {
     private(set) var fleetRedirects: [String: UInt64] = ["join": 0, "http": 0, "lease_lost": 0]
     var fleetRoomsLost: UInt64 = 0
     /// Renewals and saves Redis refused because their epoch was no longer the room's (SPEC Part M fencing),
-    /// saves not confirmed (refused, failed or lost; retried), and rooms held now for want of a lease.
+    /// and saves not confirmed (refused, failed or lost; retried).
     var fleetEpochRefusals: UInt64 = 0
     var fleetSavesFailed: UInt64 = 0
-    var fleetRoomsFenced = 0
 
     func ticked(_ n: UInt64) { ticks += n }
 
@@ -134,7 +133,7 @@ extension Server {
         out.family("dyn_fleet_saves_failed_total", "counter", "Saves of a room's state that Redis did not confirm (refused, failed or lost with the connection); each is retried.")
         out.sample("dyn_fleet_saves_failed_total", [], Double(metrics.fleetSavesFailed))
         out.family("dyn_fleet_rooms_fenced", "gauge", "Rooms held here now because their lease deadline passed without a confirmed renewal (no steps, commands unavailable).")
-        out.sample("dyn_fleet_rooms_fenced", [], Double(metrics.fleetRoomsFenced))
+        out.sample("dyn_fleet_rooms_fenced", [], Double(cluster.fencedRooms))
         out.family("dyn_fleet_redis_latency_seconds", "gauge", "Round-trip time of the last command Redis answered.")
         out.sample("dyn_fleet_redis_latency_seconds", [], Double(cluster.redis.lastLatencyMs) / 1000)
     }
