@@ -100,6 +100,21 @@ extension EndToEnd {
             #expect(owner.waitForExit(timeout: 10) == 0)
         }
 
+        @Test func aClaimGivenUpOnDuringAStallNeverTakesEffectLater() throws {
+            let redis = try RedisServerProcess()
+            let server = try fleetServer(redis)
+            let client = try server.connect()
+            _ = client.join()
+            // 1.5 s: long enough for the server to give up on its claim (unavailable), too short for anything
+            // else (no lease lapses). The claim waits inside Redis and runs when it wakes: past its deadline.
+            let sleeper = try redis.stall(seconds: 1.5)
+            #expect(try client.joinAnswer("fresh", id: 1, timeout: 5)?.errorCode == .unavailable)
+            _ = sleeper.receive(timeout: 5)
+            #expect(waitUntil(timeout: 5) { (try? HTTPReply.get(port: try #require(server.httpPort), "/readyz"))??.status == 200 })
+            #expect(redis.get("dyn:owner:fresh") == nil, "the late claim leased the room to a server that gave up on it")
+            #expect(try client.joinAnswer("fresh", id: 2)?.ackFields?.first { $0.0 == "created" }?.1 == .bool(true))
+        }
+
         @Test func aStoppedOwnerNeverOverwritesTheStateANewerOwnerSaved() throws {
             let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
