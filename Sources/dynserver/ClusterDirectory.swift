@@ -1,3 +1,4 @@
+import DynRoom
 import Logging
 import NetProtocol
 
@@ -33,7 +34,7 @@ final class ClusterDirectory {
     static let renewMs: UInt64 = 1000
     static let heartbeatMs: UInt64 = 250
     /// A gap this long between heartbeats means Redis itself stalled (ClusterScripts.clock).
-    static let redisGapMs = 2000
+    static let redisGapMs = 2500
     /// How long a claim may wait in Redis (on Redis' clock) before the script refuses it.
     static let claimWindowMs = 500
     static let listMs: UInt64 = 3000
@@ -259,7 +260,7 @@ final class ClusterDirectory {
         lifecycles[name]?.end()
         lifecycles[name] = nil
         log.error("room \(name): lease taken by \(ownerValue ?? "another server, since released") (this server missed its renewals); dropping it here unsaved")
-        for session in room.members.values.sorted(by: { $0.id < $1.id }) {
+        for session in room.seats.keys.sorted().compactMap({ server.sessions[$0] }) {
             if let ownerValue, let redirect = redirect(name, ownerValue: ownerValue, id: nil) {
                 session.reply(.redirect(redirect))
                 server.metrics.fleetRedirected("lease_lost")

@@ -1,3 +1,4 @@
+import DynRoom
 /// The fleet's keys in Redis and the Lua scripts that change them (docs/DEPLOY.md, The directory in Redis).
 ///
 /// Fencing: every claim of a room takes a new epoch (`dyn:epoch:NAME`, never smaller than Redis' clock in

@@ -1,3 +1,4 @@
+import DynRoom
 import ArgumentParser
 import Logging
 import NetProtocol

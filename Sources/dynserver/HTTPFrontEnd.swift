@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The HTTP/1.1 listener (`--http-port`) on the server's loop: `GET /` the browser client, `GET /ws` the
@@ -146,7 +147,13 @@ final class HTTPFrontEnd {
         let response: HTTPResponse
         switch path {
         case "/", "/index.html":
-            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))
+            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: WebPage.index)
+        case _ where path.hasPrefix("/web/") && WebPage.file(named: path.dropFirst(5)) != nil:
+            // The page's other files, byte for byte as they are in web/ (docs/PROTOCOL.md, HTTP).
+            let file = WebPage.file(named: path.dropFirst(5))
+            response = HTTPResponse(status: 200, contentType: file?.contentType ?? "", body: file?.bytes ?? [])
+        case "/scenes.json":
+            response = HTTPResponse(status: 200, contentType: "application/json", body: WebPage.sceneNamesJSON)
         case "/favicon.ico":
             response = HTTPResponse(status: 200, contentType: "image/x-icon", body: Favicon.bytes)
         case "/healthz":
@@ -172,7 +179,7 @@ final class HTTPFrontEnd {
             server.metrics.fleetRedirected("http")
         case _ where path.hasPrefix("/r/") && RoomName.isValid(path.dropFirst(3)):
             // The page reads its room from its own URL path and joins it over /ws?room=NAME.
-            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))
+            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: WebPage.index)
         default:
             response = HTTPResponse(status: 404, text: "not found: try / (the browser client), /ws, /metrics, /healthz or /readyz\n")
         }

@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The beat: one timer on the loop thread at the tick rate that advances every room (docs/ARCHITECTURE.md,

@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The server's hooks for a fleet (docs/DEPLOY.md): the Redis directory (`--cluster`), the Agones SDK

@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// Everything a server run is configured with (flags of README.md, with their defaults).
@@ -62,6 +63,20 @@ struct ServerConfig: Sendable {
     var drainS = 30.0
     /// `AGONES_SDK_HTTP_PORT`: the Agones SDK sidecar's REST port on localhost (nil: not under Agones).
     var agonesPort: Int?
+
+    /// What every room is configured with.
+    var roomConfig: RoomConfig {
+        var room = RoomConfig()
+        room.worldWidth = worldWidth
+        room.worldHeight = worldHeight
+        room.tickHz = tickHz
+        room.snapshotHz = snapshotHz
+        room.maxBodies = maxBodies
+        room.held = held
+        room.recordDir = recordDir
+        room.hashEvery = hashEvery
+        return room
+    }
 
     static let serverName = DynVersion.line("dynserver")
 }

@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The server's counters for `GET /metrics`, updated on the loop thread as things happen.

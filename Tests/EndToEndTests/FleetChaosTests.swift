@@ -105,9 +105,11 @@ extension EndToEnd {
             let server = try fleetServer(redis)
             let client = try server.connect()
             _ = client.join()
-            // 1.5 s: long enough for the server to give up on its claim (unavailable), too short for anything
-            // else (no lease lapses). The claim waits inside Redis and runs when it wakes: past its deadline.
-            let sleeper = try redis.stall(seconds: 1.5)
+            // 1.7 s: long enough for the server to give up on its claim (unavailable), too short for anything
+            // else (no lease lapses, no resume grace). The claim waits inside Redis and runs when it wakes:
+            // past its deadline. The join is sent once Redis is seen asleep (a PING goes unanswered).
+            let sleeper = try redis.stall(seconds: 1.7)
+            _ = waitUntil(timeout: 1) { (try? redis.command("PING", timeout: 0.1)) == "" }
             #expect(try client.joinAnswer("fresh", id: 1, timeout: 5)?.errorCode == .unavailable)
             _ = sleeper.receive(timeout: 5)
             #expect(waitUntil(timeout: 5) { (try? HTTPReply.get(port: try #require(server.httpPort), "/readyz"))??.status == 200 })
