@@ -150,9 +150,9 @@ final class InteractiveApp {
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
             status.scene = scene.name
-        case .snapshot, .frame:
+        case .snapshot, .frame, .packed:
             guard let snapshot = feed.snapshot(from: message) else {
-                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(CompactFeed.keyframeRequest).encoded()) }
+                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(feed.keyframeRequest).encoded()) }
                 return
             }
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
