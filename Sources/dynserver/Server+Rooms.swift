@@ -50,6 +50,9 @@ extension Server {
         if let room = rooms[name] {
             return .success(JoinPlan(target: .loaded(room), roomAdmin: roomToken != nil && roomToken == room.roomToken))
         }
+        if draining {
+            return .failure(ProtocolError(.unavailable, "this server is draining (shutting down): room \(name) cannot be opened here; try again"))
+        }
         if let saved = unloadedRooms[name] {
             guard rooms.count < config.maxRooms else { return .failure(roomLimit()) }
             return .success(JoinPlan(target: .restore(name), roomAdmin: roomToken != nil && roomToken == saved.roomToken))

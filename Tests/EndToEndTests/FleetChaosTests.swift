@@ -75,6 +75,7 @@ extension EndToEnd {
             // on (unavailable), and must not take lab when Redis wakes.
             let sleeper = try redis.stall(seconds: 7)
             let stalledAt = Date()
+            _ = waitUntil(timeout: 1) { (try? redis.command("PING", timeout: 0.1)) == "" }
             #expect(try probe.joinAnswer("lab", id: 2, timeout: 6)?.errorCode == .unavailable)
             #expect(waitUntil(timeout: 3) { (try? HTTPReply.get(port: ownerHTTP, "/readyz"))??.status == 503 },
                     "the stall was not noticed within 2 s")
