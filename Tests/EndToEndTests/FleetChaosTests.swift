@@ -206,6 +206,22 @@ extension EndToEnd {
             #expect(owner.waitForExit(timeout: 10) == 0)
         }
 
+        @Test func redisWithAPasswordAndGetRoomsWithTheServersToken() throws {
+            let redis = try RedisServerProcess()
+            #expect(try redis.command("CONFIG SET requirepass s3cret").hasPrefix("+OK"))
+            // A wrong password: never ready, and the reason says why.
+            let refused = try ServerProcess(["--cluster", "redis://:wrong@127.0.0.1:\(redis.port)", "--scene", "empty"])
+            let refusedHTTP = try #require(refused.httpPort)
+            #expect(waitUntil(timeout: 5) { refused.stderr.contains("AUTH refused") }, "\(refused.stderr.suffix(800))")
+            #expect(try HTTPReply.get(port: refusedHTTP, "/readyz")?.status == 503)
+            let server = try fleetServer(url: "redis://:s3cret@127.0.0.1:\(redis.port)", ["--token", "T"])
+            let httpPort = try #require(server.httpPort)
+            // GET /rooms needs the token the rooms command needs.
+            #expect(try HTTPReply.get(port: httpPort, "/rooms")?.status == 401)
+            #expect(try HTTPReply.get(port: httpPort, "/rooms?token=nope")?.status == 401)
+            #expect(try HTTPReply.get(port: httpPort, "/rooms?token=T")?.status == 200)
+        }
+
         @Test func aRoomsTokenIsHonouredAfterItMoves() throws {
             let redis = try RedisServerProcess()
             // With --admin-token, room rights come only from creating a room or holding its token.
