@@ -206,6 +206,39 @@ extension EndToEnd {
             #expect(owner.waitForExit(timeout: 10) == 0)
         }
 
+        @Test func dynclientGoesBackToWhereItStartedWhenTheOwnerDies() throws {
+            let redis = try RedisServerProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let body = try #require(maker.tryWrite(id: 2).body)
+            #expect(waitUntil(timeout: 5) { redis.get("dyn:state:lab")?.contains("\"id\":\(body)") == true })
+            // A headless client asks the other server for lab, is redirected to the owner, and stays 15 s.
+            let finished = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var run: HeadlessRun?
+            let otherPort = other.port
+            Thread.detachNewThread {
+                run = try? HeadlessRun.run(["--port", String(otherPort), "--headless", "--room", "lab", "--linger", "15000"],
+                                           stdin: "", timeout: 40)
+                finished.signal()
+            }
+            #expect(maker.nextSnapshot(timeout: 10) { $0.clients == 2 } != nil, "the client never reached the owner")
+            owner.signal(SIGKILL)
+            _ = owner.waitForExit(timeout: 5)
+            #expect(finished.wait(timeout: .now() + 40) == .success)
+            let messages = try #require(run).stdoutLines.compactMap { ServerMessage.decode($0) }
+            // Back at the address it started from, which now owns lab (restored, with the body).
+            let joins = messages.compactMap(\.ackFields).filter { $0.first { $0.0 == "room" }?.1 == .string("lab") }
+            #expect(joins.count >= 2, "lab joined again after the owner died: \(joins.count) joins")
+            let lastScene = messages.last { if case .scene = $0 { true } else { false } }
+            if case .scene(let scene)? = lastScene {
+                #expect(scene.bodies.contains { $0.id == body }, "the room came back with its state")
+            }
+            #expect(redis.get("dyn:owner:lab")?.contains("127.0.0.1:\(other.port) ") == true)
+        }
+
         @Test func redisWithAPasswordAndGetRoomsWithTheServersToken() throws {
             let redis = try RedisServerProcess()
             #expect(try redis.command("CONFIG SET requirepass s3cret").hasPrefix("+OK"))
