@@ -157,8 +157,11 @@ final class HTTPFrontEnd {
         case "/favicon.ico":
             response = HTTPResponse(status: 200, contentType: "image/x-icon", body: Favicon.bytes)
         case "/healthz":
-            // 503 with the reason while the loop is late or, in a fleet, Redis is away (docs/PROTOCOL.md, A fleet).
+            // Liveness: 503 with the reason while the loop is late (docs/DEPLOY.md, Probes).
             response = server.healthProblem.map { HTTPResponse(status: 503, text: $0 + "\n") } ?? HTTPResponse(status: 200, text: "ok\n")
+        case "/readyz":
+            // Readiness: 503 with the reason while draining or, in a fleet, Redis is away (docs/DEPLOY.md, Probes).
+            response = server.readinessProblem.map { HTTPResponse(status: 503, text: $0 + "\n") } ?? HTTPResponse(status: 200, text: "ready\n")
         case "/metrics":
             // Counted before rendering, so a scrape sees its own 200.
             server.metrics.httpResponded(status: 200)
@@ -166,6 +169,11 @@ final class HTTPFrontEnd {
                                           body: Array(server.metricsText().utf8)),
                     headOnly: head.method == "HEAD", counted: true)
             return
+        case "/rooms" where server.config.token != nil && !TokenComparison.matches(head.bearerToken ?? head.queryParameter("token"), server.config.token):
+            // The list needs the token the `rooms` command needs (docs/PROTOCOL.md, Security).
+            var refused = HTTPResponse(status: 401, text: "GET /rooms needs the server's token: ?token=TOKEN or Authorization: Bearer TOKEN\n")
+            refused.headers.append(("WWW-Authenticate", "Bearer"))
+            response = refused
         case "/rooms":
             response = HTTPResponse(status: 200, contentType: "application/json", body: server.roomsJSON())
         case _ where path.hasPrefix("/r/") && server.cluster?.ownerPage(of: String(path.dropFirst(3))) != nil:
@@ -178,7 +186,7 @@ final class HTTPFrontEnd {
             // The page reads its room from its own URL path and joins it over /ws?room=NAME.
             response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: WebPage.index)
         default:
-            response = HTTPResponse(status: 404, text: "not found: try / (the browser client), /ws, /metrics or /healthz\n")
+            response = HTTPResponse(status: 404, text: "not found: try / (the browser client), /ws, /metrics, /healthz or /readyz\n")
         }
         respond(request, response, headOnly: head.method == "HEAD")
     }

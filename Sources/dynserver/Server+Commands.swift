@@ -51,7 +51,14 @@ extension Server {
                 return
             }
             session.reply(.ack(id: id, fields: [("rooms", .array(roomSummaries().map(\.json)))]))
+        case .ping(_):
+            session.room.execute(message, from: session.seat)
         default:
+            // A fleet room past its lease deadline is held (docs/ARCHITECTURE.md, The room lifecycle in a fleet).
+            if let cluster, !cluster.isActive(session.room.name) {
+                session.reply(.error(ProtocolError(.unavailable, "room \(session.room.name) is held: this server cannot reach the fleet's directory to renew its lease; try again soon", id: id)))
+                return
+            }
             session.room.execute(message, from: session.seat)
         }
     }
@@ -65,8 +72,8 @@ extension Server {
             session.reply(.error(ProtocolError(.protocolMismatch, "this server speaks protocol 1, not \(version)", id: id)))
             return
         }
-        let isAdminToken = config.adminToken != nil && token == config.adminToken
-        if let required = config.token, !session.authorized, token != required, !isAdminToken {
+        let isAdminToken = TokenComparison.matches(token, config.adminToken)
+        if let required = config.token, !session.authorized, !TokenComparison.matches(token, required), !isAdminToken {
             session.reply(.error(ProtocolError(.unauthorized, token == nil ? "this server needs a token" : "wrong token", id: id)))
             return
         }
