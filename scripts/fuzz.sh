@@ -33,7 +33,7 @@ build() {
             Sources/NetProtocol/Wire/*.swift fuzz/FuzzWire.swift -o "$bin" ;;
     packed)
         "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzPacked "${LINKER[@]}" "${C_MODULES[@]}" \
-            Sources/NetProtocol/Wire/*.swift fuzz/FuzzPacked.swift -o "$bin" ;;
+            Sources/NetProtocol/Wire/*.swift Sources/NetProtocol/Bytes/*.swift fuzz/FuzzPacked.swift -o "$bin" ;;
     http)
         "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzHTTP "${LINKER[@]}" "${C_MODULES[@]}" \
             Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/WebSocket/WebSocketHandshake.swift fuzz/FuzzHTTP.swift -o "$bin" ;;
