@@ -186,16 +186,21 @@ final class ClusterDirectory {
     /// Writes the room's state while this server owns it (the rooms' saves; `always` at unload and shutdown).
     func save(_ room: Room, always: Bool) {
         guard room.name != Room.mainName, room.unsaved || always, redis.isUp else { return }
+        save(room, state: room.world.encodeState(tick: room.tick))
+        // The file save (--state-dir) clears the flag itself; without one, Redis is the only copy.
+        if room.statePath == nil { room.unsaved = false }
+    }
+
+    /// Writes a state the room's job encoded off the loop (Server+RoomRuns.swift) while this server owns it.
+    func save(_ room: Room, state: [UInt8]) {
+        guard room.name != Room.mainName, redis.isUp else { return }
         let name = room.name
-        let state = room.world.encodeState(tick: room.tick)
         let arguments: [[UInt8]] = [Array(ClusterScripts.ownerKey(name).utf8), Array(ClusterScripts.stateKey(name).utf8),
                                Array(ClusterScripts.roomsKey.utf8), Array(ownerValue.utf8), state, Array(name.utf8),
                                Array(ClusterScripts.encode(room.summary).utf8)]
         eval(ClusterScripts.save, keys: 3, arguments) { [weak self] reply in
             if case .integer(0)? = reply { self?.log.warning("room \(name): state not written, another server owns it") }
         }
-        // The file save (--state-dir) clears the flag itself; without one, Redis is the only copy.
-        if room.statePath == nil { room.unsaved = false }
     }
 
     /// Releases the lease of a room this server stops holding (unload, shutdown, a claim that led nowhere).
