@@ -54,8 +54,12 @@ let package = Package(
                 "Dynamics", "NetProtocol", "DynRoom", "CLibUV", "CHiredis", "CCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The page (web/) compiled into the binary: docs/ARCHITECTURE.md, "The page".
+            plugins: ["EmbedWeb"]
         ),
+        .executableTarget(name: "EmbedWebTool"),
+        .plugin(name: "EmbedWeb", capability: .buildTool(), dependencies: ["EmbedWebTool"]),
         .executableTarget(
             name: "dynclient",
             dependencies: [

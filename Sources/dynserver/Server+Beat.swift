@@ -19,6 +19,8 @@ extension Server {
             guard !run.onWorker else { continue }
             // A room at rest is left alone until its keep-alive is due or something wakes it.
             guard room.restingUntilNs <= startNs || room.hasJob else { continue }
+            // A fleet room past its lease deadline does not step (docs/ARCHITECTURE.md, The room lifecycle).
+            if let cluster, !cluster.isActive(room.name) { continue }
             if room.isAtRest, !room.hasJob {
                 _ = room.advance(nowNs: startNs, budgetNs: budgetNs, audience: room.audience())
                 room.deliverAdvance()

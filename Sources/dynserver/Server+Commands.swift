@@ -80,7 +80,14 @@ extension Server {
                 return
             }
             session.reply(.ack(id: id, fields: [("rooms", .array(roomSummaries().map(\.json)))]))
+        case .ping(_):
+            session.room.execute(message, from: session.seat)
         default:
+            // A fleet room past its lease deadline is held (docs/ARCHITECTURE.md, The room lifecycle in a fleet).
+            if let cluster, !cluster.isActive(session.room.name) {
+                session.reply(.error(ProtocolError(.unavailable, "room \(session.room.name) is held: this server cannot reach the fleet's directory to renew its lease; try again soon", id: id)))
+                return
+            }
             session.room.execute(message, from: session.seat)
         }
     }

@@ -116,6 +116,9 @@ extension Server {
     }
 
     private func saveToken(of room: Room) {
+        // In a fleet the new room's token and empty state reach Redis at once, so the creator's rights
+        // survive a move even before the first interval's save.
+        cluster?.save(room, always: true)
         guard let path = tokenPath(ofRoom: room.name), let token = room.roomToken else { return }
         do {
             try StateFile(path: path).save(Array(token.utf8))

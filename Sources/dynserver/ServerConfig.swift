@@ -58,6 +58,11 @@ struct ServerConfig: Sendable {
     var advertisePort = 0
     /// `--advertise-http URL`: the base of this server's pages in redirects (default http://HOST:HTTP_PORT).
     var advertiseHTTP: String?
+    /// `--room-ttl-s`: a fleet room's saved state in Redis expires after this long without an owner.
+    var roomTTLS = 7.0 * 86_400
+    /// `--drain-s`: at SIGTERM, rooms with members keep running at most this long before they are saved,
+    /// released and their members told `bye` with reason `draining`.
+    var drainS = 30.0
     /// `AGONES_SDK_HTTP_PORT`: the Agones SDK sidecar's REST port on localhost (nil: not under Agones).
     var agonesPort: Int?
 

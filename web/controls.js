@@ -1,9 +1,7 @@
-extension PageScript {
-    /// The bar's and the side's controls: scene picker, rooms (hidden when the server has none), name, spawn,
-    /// remove, hold/step, collision mode, gravity, fields, contacts, and the property panel, whose edits
-    /// send `set`. Then the page starts: layout, connection, drawing.
-    static let controls = #"""
-for (const name of SCENES) { const o = document.createElement("option"); o.value = o.textContent = name; el("scenes").appendChild(o); }
+"use strict";
+// The bar's and the side's controls: scene picker, rooms (hidden when the server has none), name, spawn,
+// remove, hold/step, collision mode, gravity, fields, contacts, and the property panel, whose edits
+// send `set`. Then the page starts: layout, connection, drawing.
 el("scenes").addEventListener("change", e => command({ type: "scene", name: e.target.value }, "scene"));
 for (const kind of FIELD_KINDS) { const o = document.createElement("option"); o.value = kind; o.textContent = kind.replace("_", " "); el("fieldKind").appendChild(o); }
 
@@ -145,7 +143,10 @@ const wide = window.matchMedia("(min-width: 721px)").matches;
 el("toolsBox").open = wide; el("propsBox").open = wide;
 for (const box of [el("toolsBox"), el("propsBox")]) box.addEventListener("toggle", resize);
 resize();
-connect();
 requestAnimationFrame(draw);
-"""#
-}
+// The scene names come from the server (GET /scenes.json) before the connection opens, so that the picker
+// and the 1-9 keys are ready when the first scene arrives; without them the page still connects.
+fetch("/scenes.json").then(r => r.ok ? r.json() : []).catch(() => []).then(names => {
+  for (const name of names) { SCENES.push(name); const o = document.createElement("option"); o.value = o.textContent = name; el("scenes").appendChild(o); }
+  connect();
+});

@@ -1,8 +1,7 @@
-extension PageScript {
-    /// The WebSocket: connect (to the page's room), hello with the page's name, reconnect with backoff while
-    /// showing a banner over the dimmed world, and turn every server message into page state. Commands sent
-    /// with an id remember what they were, so that the answer can say what happened.
-    static let connection = #"""
+"use strict";
+// The WebSocket: connect (to the page's room), hello with the page's name, reconnect with backoff while
+// showing a banner over the dimmed world, and turn every server message into page state. Commands sent
+// with an id remember what they were, so that the answer can say what happened.
 let ws = null, backoff = 500, nextID = 1, pingTimer = null, retryAt = 0, bannerTimer = null;
 const pending = new Map();   // id -> {type, ...what the answer needs}
 const history = [];          // [{at, tick, poses: Map(id -> [x, y, angle, vx, vy]), drags}]
@@ -225,6 +224,4 @@ function record(tick, paused, held, clients, drags, poses) {
   const s = el("status").dataset; s.tick = tick; s.bodies = poses.size; s.motion = motion;
   history.push({ at: performance.now(), tick, poses, drags: drags || [] });
   while (history.length > 8) history.shift();
-}
-"""#
 }

@@ -1,11 +1,11 @@
-extension PageScript {
-    /// What the page knows (`window.dyn`, read by tests too), its room and name, and the message row:
-    /// errors in words, shown once and cleared by the next success or a new connection.
-    static let state = #"""
+"use strict";
+// What the page knows (`window.dyn`, read by tests too), its room and name, and the message row:
+// errors in words, shown once and cleared by the next success or a new connection.
 const el = id => document.getElementById(id);
 const canvas = el("world");
 const ctx = canvas.getContext("2d");
 const FIELD_KINDS = ["radial_gravity", "vortex", "linear_gravity", "spring", "drag", "velocity", "noise", "turbulence", "electric", "magnetic"];
+const SCENES = [];   // the scene picker's names, filled from GET /scenes.json at start (controls.js)
 const ROOM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const dyn = window.dyn = {
   state: "connecting", client: null, world: { width: 800, height: 600 }, snapshotHz: 30,
@@ -83,5 +83,3 @@ function errorWords(m, what) {
 }
 
 function setStatusData(key, value) { el("status").dataset[key] = value; }
-"""#
-}
