@@ -42,7 +42,7 @@ if (window.ResizeObserver) new ResizeObserver(resize).observe(el("view"));
 function toWorld(px, py) { return { x: (px - offX) / scale, y: (py - offY) / scale }; }
 /// A world point in page coordinates (what a synthesized click needs).
 function toScreen(x, y) { const r = canvas.getBoundingClientRect(); return { x: x * scale + offX + r.left, y: y * scale + offY + r.top }; }
-dyn.screenPointOf = id => { const p = currentPoses().get(id); return p ? toScreen(p[0], p[1]) : null; };
+dyn.screenPointOf = id => { const p = drawnPoses().get(id); return p ? toScreen(p[0], p[1]) : null; };
 dyn.toScreen = toScreen;
 /// The world's rectangle on the page, in CSS pixels.
 dyn.worldRect = () => { const a = toScreen(0, 0), b = toScreen(dyn.world.width, dyn.world.height); return { left: a.x, top: a.y, width: b.x - a.x, height: b.y - a.y }; };
@@ -104,7 +104,7 @@ function paint() {
   ctx.translate(offX, offY); ctx.scale(scale, scale);
   ctx.fillStyle = "#1b1e24"; ctx.fillRect(0, 0, dyn.world.width, dyn.world.height);
   ctx.lineWidth = 2 / scale; ctx.strokeStyle = "#4a5160"; ctx.strokeRect(0, 0, dyn.world.width, dyn.world.height);
-  const scene = dyn.scene, poses = currentPoses();
+  const scene = dyn.scene, poses = drawnPoses();
   if (scene) {
     ctx.strokeStyle = "#8fa3bf"; ctx.lineWidth = 3 / scale;
     for (const bd of scene.boundaries || []) {
@@ -157,11 +157,13 @@ function paint() {
   for (const d of newest ? newest.drags : []) {
     const grab = itemPoint(poses, d.body, d.offset) || { x: d.x, y: d.y };
     const mine = d.client === dyn.client;
+    // Your own drag's pointer is where your pointer is now, not where the server last saw it.
+    const at = mine && echo.pointer ? echo.pointer : d;
     ctx.strokeStyle = mine ? "#ffffff" : "#ff7ab8"; ctx.lineWidth = 2 / scale;
-    ctx.beginPath(); ctx.moveTo(grab.x, grab.y); ctx.lineTo(d.x, d.y); ctx.stroke();
-    ctx.beginPath(); ctx.arc(d.x, d.y, 6 / scale, 0, 2 * Math.PI); ctx.stroke();
+    ctx.beginPath(); ctx.moveTo(grab.x, grab.y); ctx.lineTo(at.x, at.y); ctx.stroke();
+    ctx.beginPath(); ctx.arc(at.x, at.y, 6 / scale, 0, 2 * Math.PI); ctx.stroke();
     ctx.fillStyle = ctx.strokeStyle; ctx.font = (12 / scale) + "px system-ui";
-    ctx.fillText(d.name || ("client " + d.client), d.x + 8 / scale, d.y - 8 / scale);
+    ctx.fillText(d.name || ("client " + d.client), at.x + 8 / scale, at.y - 8 / scale);
   }
   dyn.rings = dyn.rings.filter(r => now - r.at < RING_MS);
   for (const r of dyn.rings) {

@@ -9,7 +9,7 @@ let handleSentAt = 0;
 const HANDLE_REACH = 16;   // CSS px around a handle that grab it (a finger's width)
 
 function bodyAt(pt) {
-  const poses = currentPoses(); let best = null;
+  const poses = drawnPoses(); let best = null;
   for (const [id, b] of dyn.bodies) {
     const p = poses.get(id); if (!p) continue;
     const c = Math.cos(-p[2]), s = Math.sin(-p[2]), dx = pt.x - p[0], dy = pt.y - p[1];
@@ -53,7 +53,7 @@ function canvasPoint(e) { const r = canvas.getBoundingClientRect(); return { x: 
 function abandonPress() {
   if (!press) return;
   clearTimeout(press.timer);
-  if (press.dragging) send({ type: "drag", phase: "end", id: "drag-" + nextID++ });
+  if (press.dragging) { send({ type: "drag", phase: "end", id: "drag-" + nextID++ }); echoRelease(); }
   if (press.handle) dyn.movingHandle = null;
   press = null;
 }
@@ -102,8 +102,9 @@ canvas.addEventListener("pointermove", e => {
     }
     press.dragging = true;
     send({ type: "drag", phase: "begin", x: press.start.x, y: press.start.y, body: press.body, id: "drag-" + nextID++ });
+    echoBegin(press.body, press.start);
   }
-  if (press.dragging) send({ type: "drag", phase: "move", x: pt.x, y: pt.y });
+  if (press.dragging) { send({ type: "drag", phase: "move", x: pt.x, y: pt.y }); echoMove(pt); }
 });
 function release(e) {
   pointers.delete(e.pointerId);
@@ -112,7 +113,7 @@ function release(e) {
   clearTimeout(press.timer);
   const p = press; press = null;
   if (p.handle) { moveHandle(p.handle, p.last, true); dyn.movingHandle = null; return; }
-  if (p.long || e.type === "pointercancel") { if (p.dragging) send({ type: "drag", phase: "end", id: "drag-" + nextID++ }); return; }
+  if (p.long || e.type === "pointercancel") { if (p.dragging) { send({ type: "drag", phase: "end", id: "drag-" + nextID++ }); echoRelease(); } return; }
   if (!p.dragging) {
     if (p.moved) return;
     if (fieldArmed()) { placeField(p.start); return; }
@@ -121,6 +122,7 @@ function release(e) {
     return;
   }
   send({ type: "drag", phase: "end", id: "drag-" + nextID++ });
+  echoRelease();
   const first = p.samples[0], last = p.samples[p.samples.length - 1], dt = (last[0] - first[0]) / 1000;
   if (dyn.velocityKnown && p.body != null && dt > 0.01) {
     const vx = (last[1].x - first[1].x) / dt, vy = (last[1].y - first[1].y) / dt;
