@@ -82,6 +82,8 @@ extension Server {
         for (code, n) in metrics.errors.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_errors_total", [("code", code)], Double(n))
         }
+        out.family("dyn_nonfinite_values_total", "counter", "NaN or infinite numbers the wire encoders met and wrote as 0 (a correct server keeps it at 0).")
+        out.sample("dyn_nonfinite_values_total", [], Double(NonFiniteValues.total))
         out.family("dyn_bodies", "gauge", "Items in every loaded room now (dynamic, static and kinematic).")
         out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.world.animator.itemCount }))
         out.family("dyn_world_paused", "gauge", "Loaded rooms at rest or held now: no physics step runs in them (1 or 0 with main alone).")
