@@ -92,7 +92,7 @@ extension EndToEnd {
             // One continuous burst over the rate: one rate_limited error, not one per line; the rest wait.
             #expect(limited == 1, "\(limited) rate_limited errors for \(sent) lines")
             // The bucket: burst 240 + 120/s over the flood (plus the drain time), never more.
-            #expect(flooderAcks <= 240 + Int(120 * (flooded + 0.5)), "\(flooderAcks) flood commands acked in \(flooded) s")
+            #expect(flooderAcks <= 240 + Int(120 * (flooded + 0.5)), "\(flooderAcks) flood commands acked in \(flooded) s")  // check-tests: not a threshold (a slower flood only raises the bound)
             #expect(flooderAcks >= 240, "the burst is let through")
 
             #expect(window.refused.isEmpty, "observer refused: \(window.refused.map(\.code.rawValue))")

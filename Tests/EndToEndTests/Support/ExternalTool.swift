@@ -22,9 +22,10 @@ struct RequiredTool: Sendable, CustomStringConvertible {
                                        commands: ["chromium", "chromium-browser", "google-chrome"], override: "DYN_CHROMIUM")
     static let promtool = RequiredTool(name: "promtool", package: "prometheus", commands: ["promtool"])
     static let redisServer = RequiredTool(name: "redis-server", package: "redis-server", commands: ["redis-server"])
+    static let redisCli = RequiredTool(name: "redis-cli", package: "redis-tools", commands: ["redis-cli"])
     static let setpriv = RequiredTool(name: "setpriv", package: "util-linux", commands: ["setpriv"])
     /// Every tool `make test` needs.
-    static let all: [RequiredTool] = [.chromium, .promtool, .redisServer, .setpriv]
+    static let all: [RequiredTool] = [.chromium, .promtool, .redisServer, .redisCli, .setpriv]
 
     var description: String { name }
 
