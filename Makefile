@@ -30,7 +30,7 @@ server: release
 ## replay suites against a ThreadSanitizer dynserver (scripts/tsan-e2e.sh) and a short pass of every fuzz target
 ## (scripts/fuzz.sh: FUZZ_RUNS executions each from a fixed seed, the same inputs every run). Every `swift test` runs under an outer watchdog (scripts/test-run.sh) that
 ## kills a hung run and names the tests that started and never finished. Under CI=true a tool a test needs
-## (chromium, promtool, redis-server, redis-cli, setpriv) that is missing fails bootstrap and those tests; elsewhere
+## (chromium, promtool, redis-server, redis-cli, setpriv, node) that is missing fails bootstrap and those tests; elsewhere
 ## they are skipped, saying how to install it. scripts/check-tests.sh first checks that every test has a time
 ## limit, no server value is force-unwrapped and no wall-clock threshold escapes DYN_TIMING; after the build it
 ## checks that the three filters below reach every test (a new suite must match one of them).

@@ -36,8 +36,8 @@ fi
 while IFS= read -r file; do
     awk -v file="$file" '
         function indent(s) { match(s, /^ */); return RLENGTH }
-        /^[[:space:]]*@Suite/ { pending = pending $0; next }
-        /^[[:space:]]*((public|private|fileprivate|internal|final) )*(struct|class|enum|actor|extension) / {
+        /^[[:space:]]*@Suite/ { pending = pending $0; if ($0 !~ /\)[[:space:]]*((public|private|fileprivate|internal|final) )*(struct|class|enum|actor) /) next }
+        /^[[:space:]]*(@Suite.*\)[[:space:]]*)?((public|private|fileprivate|internal|final) )*(struct|class|enum|actor|extension) / {
             n = indent($0)
             while (depth > 0 && ind[depth] >= n) depth--
             depth++; ind[depth] = n; lim[depth] = (pending ~ /timeLimit/) ? 1 : 0

@@ -21,6 +21,7 @@ final class InteractiveApp {
     private var world = WorldModel()
     private var feed = CompactFeed()
     private var interaction = Interaction()
+    private var dragEcho = DragEcho()
     private var status: StatusInfo
     private var feedback = Feedback()
     /// Commands sent with our ids and not yet answered: what they were, for the answer's feedback.
@@ -338,7 +339,8 @@ final class InteractiveApp {
         let options = RenderOptions(monochrome: colorMode == .none, banner: banner, feedback: feedback, nowMs: now,
                                     pageURL: HelpText.pageURL(host: link.address.host, httpPort: world.welcome?.httpPort,
                                                               room: status.room))
-        let frame = SceneRenderer.render(world: world, poses: world.poses(), interaction: interaction, status: status,
+        let poses = dragEcho.poses(world.poses(), ownDrag: interaction.ownDrag, pointer: interaction.pointer, nowMs: now)
+        let frame = SceneRenderer.render(world: world, poses: poses, interaction: interaction, status: status,
                                          options: options, columns: size.columns, rows: size.rows)
         let bytes = ScreenDiff.render(previous: previousFrame, next: frame, colorMode: colorMode)
         previousFrame = frame

@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The rooms' HTTP side (docs/PROTOCOL.md, Rooms): `GET /rooms` and the `room` of `GET /ws?room=NAME`.

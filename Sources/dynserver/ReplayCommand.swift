@@ -1,3 +1,4 @@
+import DynRoom
 import ArgumentParser
 import Logging
 import NetProtocol
@@ -78,10 +79,10 @@ struct ReplayCommand: ParsableCommand {
         config.maxBodies = header.maxBodies
         config.scene = "empty"
         let started = EventLoop.hrtimeNs
-        // The room holds its metrics unowned: they live as long as this run.
-        let metrics = ServerMetrics()
-        defer { withExtendedLifetime(metrics) {} }
-        let room = Room(name: header.room, config: config, log: Logger(label: "dynserver replay"), metrics: metrics,
+        // The room holds its front unowned: it lives as long as this run.
+        let front = NullFront()
+        defer { withExtendedLifetime(front) {} }
+        let room = Room(name: header.room, config: config.roomConfig, log: Logger(label: "dynserver replay"), front: front,
                         scene: "empty", statePath: nil, beatStartNs: started)
         let player: ReplayPlayer
         do {

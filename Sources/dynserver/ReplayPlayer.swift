@@ -1,3 +1,4 @@
+import DynRoom
 import Dynamics
 import NetProtocol
 
@@ -25,7 +26,7 @@ final class ReplayPlayer {
     private(set) var commands = 0
     private(set) var hashesChecked = 0
     private(set) var divergence: Divergence?
-    private var standIns: [Int: ClientSession] = [:]
+    private var standIns: [Int: Seat] = [:]
 
     init(recording: Recording, room: Room) throws(ReplayError) {
         self.recording = recording
@@ -99,7 +100,7 @@ final class ReplayPlayer {
             do {
                 _ = try room.apply(command, from: session)
                 // Watchers (`--serve`) get the new scene at once; headless, nobody would read it.
-                if !room.members.isEmpty {
+                if !room.seats.isEmpty {
                     if case .restore = command { room.broadcastRestored() }
                     room.syncScene()
                 }
@@ -119,14 +120,12 @@ final class ReplayPlayer {
         if divergence == nil { divergence = found }
     }
 
-    private func standIn(client: Int, name: String) -> ClientSession {
+    private func standIn(client: Int, name: String) -> Seat {
         if let session = standIns[client] {
             session.name = name
             return session
         }
-        let session = ClientSession(id: client, connection: NullTransport(), maxLineBytes: 256,
-                                    bucket: TokenBucket(rate: 1, burst: 1, nowNs: 0), authorized: true, admin: true,
-                                    room: room)
+        let session = Seat(id: client, authorized: true, serverAdmin: true)
         session.name = name
         standIns[client] = session
         return session
@@ -158,16 +157,12 @@ final class ReplayPlayer {
     }
 }
 
-/// The connection of a replay's stand-in client: what the room writes to it goes nowhere.
-final class NullTransport: ClientTransport {
-    func write(_ bytes: SharedBytes, kind: WriteKind) {}
-    var pendingBytes: Int { 0 }
-    var hasQueuedLatestOnly: Bool { false }
-    var stalledForMs: UInt64 { 0 }
-    func pauseReading() {}
-    func resumeReading() {}
-    func closeAfterFlush(timeoutMs: UInt64) {}
-    func closeNow() {}
-    var peerDescription: String { "replay" }
-    var transportName: String { "replay" }
+/// The front of a headless replay (`dynserver replay`): what the room writes goes nowhere, nothing is counted.
+final class NullFront: RoomFront {
+    func write(_ bytes: SharedBytes, kind: WriteKind, to client: Int) {}
+    func flushReplies(of seat: Seat) { seat.replies.removeAll() }
+    func latestStillQueued(client: Int) -> Bool { false }
+    func ticked(_ n: UInt64) {}
+    func stepped(seconds: Double) {}
+    func sentSnapshot(bytes: Int, clients: Int) {}
 }

@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The server's hooks for a fleet (docs/DEPLOY.md): the Redis directory (`--cluster`), the Agones SDK
@@ -33,8 +34,15 @@ extension Server {
         agones?.shutdown()
     }
 
-    /// `GET /healthz`: why this server is not healthy (nil: the loop keeps time and, in a fleet, Redis answers).
+    /// `GET /healthz` (liveness) and the Agones health ping: why this server is not alive (nil: its loop
+    /// keeps time). Redis plays no part: a Redis outage must not get the fleet's servers restarted.
     var healthProblem: String? {
+        loopHealth?.problem
+    }
+
+    /// `GET /readyz` (readiness): why this server should get no new clients (nil: ready): shutting down or
+    /// draining, the loop late, or, in a fleet, Redis not answering.
+    var readinessProblem: String? {
         if shuttingDown { return "shutting down" }
         if let late = loopHealth?.problem { return late }
         return cluster?.problem

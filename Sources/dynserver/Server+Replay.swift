@@ -1,3 +1,4 @@
+import DynRoom
 import Logging
 import NetProtocol
 
@@ -14,7 +15,7 @@ extension Server {
 
     func startReplay(_ replay: ReplayServing) throws {
         let header = replay.recording.header
-        var roomConfig = config
+        var roomConfig = config.roomConfig
         roomConfig.tickHz = header.tickHz
         roomConfig.snapshotHz = min(config.snapshotHz, header.tickHz)
         roomConfig.worldWidth = header.width
@@ -22,7 +23,7 @@ extension Server {
         roomConfig.maxBodies = header.maxBodies
         roomConfig.held = false
         roomConfig.recordDir = nil
-        let room = Room(name: Server.replayRoomName, config: roomConfig, log: log, metrics: metrics, scene: "empty",
+        let room = Room(name: Server.replayRoomName, config: roomConfig, log: log, front: self, scene: "empty",
                         statePath: nil, beatStartNs: beatStartNs)
         let player = try ReplayPlayer(recording: replay.recording, room: room)
         rooms[room.name] = room

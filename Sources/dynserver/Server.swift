@@ -1,3 +1,4 @@
+import DynRoom
 import Dynamics
 import Logging
 import NetProtocol
@@ -70,7 +71,7 @@ final class Server {
                 throw ServerStartError("--state-dir \(directory): not a directory (and cannot be created)")
             }
         }
-        let main = Room(name: Room.mainName, config: config, log: log, metrics: metrics, scene: config.scene,
+        let main = Room(name: Room.mainName, config: config.roomConfig, log: log, front: self, scene: config.scene,
                         statePath: statePath(ofRoom: Room.mainName), beatStartNs: beatStartNs)
         rooms[main.name] = main
         roomOrder = [main]
@@ -190,12 +191,12 @@ final class Server {
                               authRequired: config.token != nil, room: welcomeRoom, httpPort: boundHTTPPort)
         connection.write(ServerMessage.welcome(welcome).encoded())
         sessions[id] = session
-        main.add(session)
+        main.add(session.seat)
         if let plan {
             performJoin(plan, session: session, id: nil, extraAck: [])
             session.flushReplies()
         } else if session.authorized {
-            main.sendWorld(to: session)
+            main.sendWorld(to: session.seat)
         }
         if let refusal {
             session.reply(.error(refusal))
@@ -211,7 +212,7 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        session.room.remove(session, nowNs: EventLoop.hrtimeNs)
+        session.room.remove(session.seat, nowNs: EventLoop.hrtimeNs)
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
@@ -250,7 +251,7 @@ final class Server {
         let bye = SharedBytes(ServerMessage.bye(reason: "shutdown").encoded())
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {
             session.closing = true
-            session.room.remove(session, nowNs: EventLoop.hrtimeNs)
+            session.room.remove(session.seat, nowNs: EventLoop.hrtimeNs)
             session.connection.write(bye)
             session.connection.closeAfterFlush(timeoutMs: 1000)
         }

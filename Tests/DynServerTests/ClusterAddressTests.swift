@@ -1,4 +1,5 @@
 import Testing
+@testable import DynRoom
 @testable import dynserver
 
 /// `--cluster redis://HOST:PORT[/DB]` and the room summaries kept in Redis (docs/DEPLOY.md).

@@ -1,0 +1,20 @@
+import NetProtocol
+
+/// What a room needs from the front that holds the connections (docs/ARCHITECTURE.md, Rooms and threads):
+/// bytes addressed to a client id, one transport fact for compact frames, and the counters of `/metrics`.
+/// The front implements it on the loop thread; a room calls it only from the loop thread (a room running on
+/// a worker keeps its output in `pending` instead).
+package protocol RoomFront: AnyObject {
+    /// Queues `bytes` for the client `client` (nothing when it has gone).
+    func write(_ bytes: SharedBytes, kind: WriteKind, to client: Int)
+    /// Flushes the replies queued in `seat` to its connection.
+    func flushReplies(of seat: Seat)
+    /// True while a latest-only write to `client` waits unsent (the next one replaces it).
+    func latestStillQueued(client: Int) -> Bool
+    /// `dyn_ticks_total`.
+    func ticked(_ n: UInt64)
+    /// `dyn_step_seconds`.
+    func stepped(seconds: Double)
+    /// `dyn_snapshot_bytes_total`.
+    func sentSnapshot(bytes: Int, clients: Int)
+}
