@@ -27,7 +27,7 @@ server: release
 ## make test: every unit and end-to-end test (real processes, real TCP on 127.0.0.1), in three runs so that the
 ## end-to-end suites never share the CPU with the CPU-heavy ones: the unit suites (in parallel), then the dynbench
 ## process tests (one at a time), then the end-to-end suites (one real server at a time). Under CI=true a tool a
-## test needs (chromium, promtool, redis-server, setpriv) that is missing fails bootstrap and those tests; elsewhere
+## test needs (chromium, promtool, redis-server, setpriv, node) that is missing fails bootstrap and those tests; elsewhere
 ## they are skipped, saying how to install it. scripts/check-tests.sh first checks that every test has a time
 ## limit, no server value is force-unwrapped and no wall-clock threshold escapes DYN_TIMING. The last line is
 ## Swift Testing's verdict on the end-to-end run.

@@ -39,14 +39,27 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .executableTarget(
-            name: "dynserver",
+        // A room and its world (docs/ARCHITECTURE.md, Rooms and threads): no sockets, no loop, so a worker
+        // thread may run it and a test may drive it alone.
+        .target(
+            name: "DynRoom",
             dependencies: [
-                "Dynamics", "NetProtocol", "CLibUV", "CHiredis", "CCurl",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Dynamics", "NetProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "dynserver",
+            dependencies: [
+                "Dynamics", "NetProtocol", "DynRoom", "CLibUV", "CHiredis", "CCurl",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The page (web/) compiled into the binary: docs/ARCHITECTURE.md, "The page".
+            plugins: ["EmbedWeb"]
+        ),
+        .executableTarget(name: "EmbedWebTool"),
+        .plugin(name: "EmbedWeb", capability: .buildTool(), dependencies: ["EmbedWebTool"]),
         .executableTarget(
             name: "dynclient",
             dependencies: [
@@ -64,7 +77,7 @@ let package = Package(
         ),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
         .testTarget(name: "NetProtocolTests", dependencies: ["NetProtocol", "CLibUV"]),
-        .testTarget(name: "DynServerTests", dependencies: ["dynserver", "Dynamics", "NetProtocol"]),
+        .testTarget(name: "DynServerTests", dependencies: ["dynserver", "DynRoom", "Dynamics", "NetProtocol"]),
         .testTarget(name: "DynClientTests", dependencies: ["dynclient", "NetProtocol"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NetProtocol", "CLibUV", "CWslay"]),
     ],

@@ -2,9 +2,10 @@
 # Makes sure this machine can build and test dyn: a Swift toolchain; libuv (libuv1-dev, through pkg-config),
 # Node's http-parser (libhttp-parser-dev), wslay (libwslay-dev) and nettle (nettle-dev) to build; and, for
 # `make test`, the real programs some tests drive: a headless Chromium (chromium), promtool (prometheus),
-# redis-server (redis-server) and setpriv (util-linux, which ties every child process of the test runner to
-# the runner's life). Missing Debian packages are installed with apt-get, one tool per apt-get call, so one
-# package that cannot be had does not take the others out.
+# redis-server (redis-server), setpriv (util-linux, which ties every child process of the test runner to
+# the runner's life) and node (nodejs, whose `node --check` parses the page's scripts in web/). Missing
+# Debian packages are installed with apt-get, one tool per apt-get call, so one package that cannot be had
+# does not take the others out.
 #
 # Under CI=true a tool that is still missing afterwards is an error: bootstrap exits non-zero naming it, and
 # the tests that need it fail instead of skipping. Elsewhere it says how to install it and those tests skip,
@@ -39,6 +40,7 @@ tool_table=(
     "promtool:prometheus:promtool"
     "redis-server:redis-server:redis-server"
     "setpriv:util-linux:setpriv"
+    "node:nodejs:node|nodejs"
 )
 have_tool() {   # $1 tool name, $2 commands separated by |
     hidden "$1" && return 1

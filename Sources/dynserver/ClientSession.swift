@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// One connected client: its connection, framing state, identity, rights and rate limit.
@@ -8,32 +9,46 @@ final class ClientSession {
     let id: Int
     let connection: any ClientTransport
     var framer: LineFramer
-    var name: String
     var bucket: TokenBucket
-    /// Passed the `--token` check (or no token is required): may receive scenes and snapshots.
-    var authorized: Bool
-    /// Passed the `--admin-token` check (or none is set): may change the structure of every room.
-    var serverAdmin: Bool
-    /// Created its room or joined it with the room's `room_token`: may change that room's structure.
-    var roomAdmin = false
-    /// May change the structure of the room it is in (docs/PROTOCOL.md, Rooms: rights).
-    var admin: Bool { serverAdmin || roomAdmin }
+    /// Its place in its room: name, rights, subscription, feed and queued replies (the room sees only this).
+    let seat: Seat
+    var name: String {
+        get { seat.name }
+        set { seat.name = newValue }
+    }
+    var authorized: Bool {
+        get { seat.authorized }
+        set { seat.authorized = newValue }
+    }
+    var serverAdmin: Bool {
+        get { seat.serverAdmin }
+        set { seat.serverAdmin = newValue }
+    }
+    var roomAdmin: Bool {
+        get { seat.roomAdmin }
+        set { seat.roomAdmin = newValue }
+    }
+    var admin: Bool { seat.admin }
+    var subscription: Subscription {
+        get { seat.subscription }
+        set { seat.subscription = newValue }
+    }
+    /// True once the server decided to drop this client (no more reads are handled).
+    var closing: Bool {
+        get { seat.closing }
+        set { seat.closing = newValue }
+    }
     /// The room it is in (exactly one at a time); `main` until a `join`.
     var room: Room
     /// The room named by `GET /ws?room=NAME` before the token `hello` let the session in, joined at that hello.
     var requestedRoom: String?
-    /// What this client asked to receive (`subscribe`, or `hello`'s `subscribe` object).
-    var subscription = Subscription()
-    /// Its snapshot schedule and compact-frame baseline.
-    var feed = ClientFeed()
     /// Bytes read but held back by the rate limit, and whether reading is paused.
     var throttle = ReadThrottle()
-    var replies: [UInt8] = []
     let address: String
-    /// True once the server decided to drop this client (no more reads are handled).
-    var closing = false
     /// Where error replies are counted (`/metrics`).
-    var metrics: ServerMetrics?
+    var metrics: ServerMetrics? {
+        didSet { seat.onError = { [weak metrics] code in metrics?.error(code) } }
+    }
 
     init(id: Int, connection: any ClientTransport, maxLineBytes: Int, bucket: TokenBucket, authorized: Bool, admin: Bool,
          room: Room) {
@@ -41,22 +56,17 @@ final class ClientSession {
         self.id = id
         self.connection = connection
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
-        self.name = "client \(id)"
         self.bucket = bucket
-        self.authorized = authorized
-        self.serverAdmin = admin
+        self.seat = Seat(id: id, authorized: authorized, serverAdmin: admin)
         self.address = connection.peerDescription
     }
 
-    func reply(_ message: ServerMessage) {
-        if case .error(let error) = message { metrics?.error(error.code) }
-        replies += message.encoded()
-    }
+    func reply(_ message: ServerMessage) { seat.reply(message) }
 
     /// Hands the queued replies to the connection as one write.
     func flushReplies() {
-        guard !replies.isEmpty else { return }
-        connection.write(replies)
-        replies.removeAll(keepingCapacity: true)
+        guard !seat.replies.isEmpty else { return }
+        connection.write(seat.replies)
+        seat.replies.removeAll(keepingCapacity: true)
     }
 }

@@ -1,74 +1,140 @@
+import DynRoom
 /// The fleet's keys in Redis and the Lua scripts that change them (docs/DEPLOY.md, The directory in Redis).
 ///
-/// Every script that touches a lease compares its owner first, inside Redis (a script runs atomically), so a
-/// server that stalled past its lease can never renew, overwrite the state of, or release a room another
-/// server has claimed since.
+/// Fencing: every claim of a room takes a new epoch (`dyn:epoch:NAME`, never smaller than Redis' clock in
+/// ms, so it grows even after Redis lost its keys), and the lease (`dyn:owner:NAME`) names it. Renewals,
+/// saves and releases carry the epoch and are refused inside the script (atomically) when it is not the
+/// room's current one, so a server that stalled or was cut off can never renew, overwrite the state of, or
+/// release a room claimed since. Every key a script touches is declared in KEYS; per call, a script's work
+/// is O(1) in the number of rooms, except `list` (one HGETALL of live rooms, run every few seconds).
 enum ClusterScripts {
-    /// `dyn:owner:NAME`: the lease, `"HOST:PORT HTTP_BASE"` of the owner, expiring after the lease time.
+    /// `dyn:owner:NAME`: the lease, `"EPOCH UNTIL_MS HOST:PORT HTTP_BASE"`; valid until UNTIL_MS on Redis'
+    /// clock, the key itself kept 3 leases (so a lapsed lease still names its epoch).
     static func ownerKey(_ room: String) -> String { "dyn:owner:\(room)" }
-    /// `dyn:state:NAME`: the room's last saved state (docs/STATE.md), kept without expiry.
+    /// `dyn:epoch:NAME`: the room's current epoch.
+    static func epochKey(_ room: String) -> String { "dyn:epoch:\(room)" }
+    /// `dyn:state:NAME`: the room's last saved state (docs/STATE.md).
     static func stateKey(_ room: String) -> String { "dyn:state:\(room)" }
-    /// `dyn:rooms`: a hash of every fleet room's summary (`clients bodies paused held scene`).
+    /// `dyn:token:NAME`: the room's token (its creator's rights), saved with its state.
+    static func tokenKey(_ room: String) -> String { "dyn:token:\(room)" }
+    /// `dyn:rooms`: a hash of the live rooms: `"UNTIL_MS\tHOST:PORT HTTP_BASE\tSUMMARY"`.
     static let roomsKey = "dyn:rooms"
+    /// `dyn:clock`: Redis' time at the last heartbeat; `dyn:resumed`: when Redis came back from a stall or
+    /// an empty restart (a lease that lapsed meanwhile cannot be claimed for one lease after that).
+    static let clockKey = "dyn:clock"
+    static let resumedKey = "dyn:resumed"
 
-    /// KEYS owner, state; ARGV me, lease ms. Claims a room nobody owns (or that this server already owns):
-    /// `{1, state-or-nil}`; else `{0, owner}`.
-    static let claim = """
-        if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-          return {1, redis.call('GET', KEYS[2])}
+    /// Redis' clock in ms, and the stall check: a gap longer than ARGV[gap] since the last heartbeat
+    /// (Redis slept: `DEBUG SLEEP`, SIGSTOP, a busy script) or an empty Redis in a fleet that knew it
+    /// (ARGV[seen] == '1') starts a grace of one lease in which no lapsed lease can be claimed: the owners
+    /// were cut off by Redis itself and renew first. KEYS[c] clock, KEYS[c+1] resumed.
+    private static func clock(keys c: Int, seen: Int, gap: Int, lease: Int) -> String {
+        """
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local last = tonumber(redis.call('GET', KEYS[\(c)]) or '0')
+        if (last == 0 and ARGV[\(seen)] == '1') or (last > 0 and now - last > tonumber(ARGV[\(gap)])) then
+          redis.call('SET', KEYS[\(c + 1)], string.format('%d', now), 'PX', ARGV[\(lease)])
         end
+        redis.call('SET', KEYS[\(c)], string.format('%d', now))
+        local resumed = tonumber(redis.call('GET', KEYS[\(c + 1)]) or '0')
+        """
+    }
+
+    /// KEYS clock, resumed; ARGV seen, gap ms, lease ms. Every server's heartbeat (every 250 ms): Redis'
+    /// clock in ms.
+    static let heartbeat = clock(keys: 1, seen: 1, gap: 2, lease: 3) + "\nreturn now\n"
+
+    /// KEYS owner, epoch, state, token, clock, resumed; ARGV me, lease ms, deadline (Redis ms), seen, gap ms.
+    /// Claims a room whose lease is free or lapsed, unless Redis' clock is past the deadline (a claim that
+    /// waited in a stalled Redis never takes effect late) or Redis just resumed:
+    /// `{1, epoch, state|false, token|false, until}`; owned: `{0, "HOST:PORT HTTP_BASE"}`; refused: `{-1, why}`.
+    static let claim = clock(keys: 5, seen: 4, gap: 5, lease: 2) + """
+
+        if now > tonumber(ARGV[3]) then return {-1, 'late'} end
         local owner = redis.call('GET', KEYS[1])
-        if owner == ARGV[1] then
-          redis.call('PEXPIRE', KEYS[1], ARGV[2])
-          return {1, redis.call('GET', KEYS[2])}
+        if owner then
+          local untilMs, rest = string.match(owner, '^%d+ (%d+) (.*)$')
+          if untilMs and tonumber(untilMs) > now then return {0, rest} end
         end
-        return {0, owner}
+        if now < resumed + tonumber(ARGV[2]) then return {-1, 'resuming'} end
+        local epoch = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') + 1, now)
+        local e = string.format('%d', epoch)
+        local untilMs = string.format('%d', now + tonumber(ARGV[2]))
+        redis.call('SET', KEYS[2], e)
+        redis.call('SET', KEYS[1], e .. ' ' .. untilMs .. ' ' .. ARGV[1], 'PX', 3 * tonumber(ARGV[2]))
+        return {1, e, redis.call('GET', KEYS[3]), redis.call('GET', KEYS[4]), untilMs}
         """
 
-    /// KEYS owner, rooms; ARGV me, lease ms, name, summary. Renews this server's lease, or takes the room
-    /// again when nobody holds it (re-registration after Redis lost its keys): 1; another owner: its value.
+    /// KEYS owner, epoch, rooms, state, token; ARGV epoch, me, lease ms, name, summary, ttl ms. Renews this
+    /// epoch's lease, lapsed or not, while the room's epoch is still this one (after Redis lost its keys the
+    /// epoch is taken back): `{1, until}`; another owner: `{0, "HOST:PORT HTTP_BASE"}`; the room was claimed
+    /// since (its epoch moved on): `{-1}`.
     static let renew = """
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
         local owner = redis.call('GET', KEYS[1])
-        if owner == ARGV[1] then
-          redis.call('PEXPIRE', KEYS[1], ARGV[2])
-        elseif not owner then
-          redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+        if owner then
+          local e, rest = string.match(owner, '^(%d+) %d+ (.*)$')
+          if e ~= ARGV[1] then return {0, rest or ''} end
         else
-          return owner
+          local current = redis.call('GET', KEYS[2])
+          if current and current ~= ARGV[1] then return {-1} end
+          redis.call('SET', KEYS[2], ARGV[1])
         end
-        redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-        return 1
+        local untilMs = string.format('%d', now + tonumber(ARGV[3]))
+        redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. untilMs .. ' ' .. ARGV[2], 'PX', 3 * tonumber(ARGV[3]))
+        redis.call('HSET', KEYS[3], ARGV[4], untilMs .. '\\t' .. ARGV[2] .. '\\t' .. ARGV[5])
+        redis.call('PEXPIRE', KEYS[4], ARGV[6])
+        redis.call('PEXPIRE', KEYS[5], ARGV[6])
+        return {1, untilMs}
         """
 
-    /// KEYS owner, state, rooms; ARGV me, state, name, summary. Writes the state only while this server owns
-    /// the room: 1, else 0.
+    /// KEYS owner, epoch, state, token; ARGV epoch, state, token ('' none), ttl ms. Writes the state (and
+    /// token) only under the room's current epoch: 1, else 0.
     static let save = """
-        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-        redis.call('SET', KEYS[2], ARGV[2])
-        redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
+        local owner = redis.call('GET', KEYS[1])
+        local e = owner and string.match(owner, '^(%d+) ')
+        if e ~= ARGV[1] and (owner or redis.call('GET', KEYS[2]) ~= ARGV[1]) then return 0 end
+        redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[4])
+        if ARGV[3] ~= '' then redis.call('SET', KEYS[4], ARGV[3], 'PX', ARGV[4]) end
         return 1
         """
 
-    /// KEYS owner; ARGV me. Deletes the lease only while this server holds it: 1, else 0.
+    /// KEYS owner, rooms, epoch, state, token; ARGV epoch, name, ttl ms. Ends this epoch's lease: the room
+    /// leaves the live list and its saved state expires after the ttl unless claimed again: 1, else 0.
     static let release = """
-        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-        return 0
+        local owner = redis.call('GET', KEYS[1])
+        if not owner or string.match(owner, '^(%d+) ') ~= ARGV[1] then return 0 end
+        redis.call('DEL', KEYS[1])
+        redis.call('HDEL', KEYS[2], ARGV[2])
+        redis.call('PEXPIRE', KEYS[3], ARGV[3])
+        redis.call('PEXPIRE', KEYS[4], ARGV[3])
+        redis.call('PEXPIRE', KEYS[5], ARGV[3])
+        return 1
         """
 
-    /// KEYS rooms. Every fleet room as a flat list: name, summary, owner ('' when nobody owns it).
+    /// KEYS rooms; ARGV lease ms. The live rooms as a flat list (name, entry), after Redis' clock in ms;
+    /// entries whose lease lapsed more than two leases ago (their owner died) are deleted.
     static let list = """
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
         local rooms = redis.call('HGETALL', KEYS[1])
-        local out = {}
+        local out = {string.format('%d', now)}
         for i = 1, #rooms, 2 do
-          out[#out + 1] = rooms[i]
-          out[#out + 1] = rooms[i + 1]
-          out[#out + 1] = redis.call('GET', 'dyn:owner:' .. rooms[i]) or ''
+          local untilMs = tonumber(string.match(rooms[i + 1], '^(%d+)') or '0')
+          if untilMs + 2 * tonumber(ARGV[1]) < now then
+            redis.call('HDEL', KEYS[1], rooms[i])
+          else
+            out[#out + 1] = rooms[i]
+            out[#out + 1] = rooms[i + 1]
+          end
         end
         return out
         """
 
     /// Every script, loaded into Redis at each connect (`SCRIPT LOAD`) and run by its SHA1.
-    static let all = [claim, renew, save, release, list]
+    static let all = [heartbeat, claim, renew, save, release, list]
 
     /// A room's summary as stored in `dyn:rooms`.
     static func encode(_ summary: RoomSummary) -> String {
@@ -81,5 +147,12 @@ enum ClusterScripts {
         guard parts.count == 5, let clients = Int(parts[0]), let bodies = Int(parts[1]) else { return nil }
         return RoomSummary(name: name, clients: clients, bodies: bodies, scene: String(parts[4]),
                            paused: parts[2] == "1", held: parts[3] == "1", loaded: false)
+    }
+
+    /// An entry of `dyn:rooms`: until when (Redis ms) its lease runs, its owner value, its summary.
+    static func decodeEntry(name: String, _ text: String) -> (untilMs: Int, owner: String, summary: RoomSummary)? {
+        let parts = text.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let until = Int(parts[0]), let summary = decode(name: name, String(parts[2])) else { return nil }
+        return (until, String(parts[1]), summary)
     }
 }

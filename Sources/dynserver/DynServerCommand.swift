@@ -1,3 +1,4 @@
+import DynRoom
 import ArgumentParser
 import Logging
 import NetProtocol
@@ -43,7 +44,11 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Most rooms loaded at once, main included.") var maxRooms = 1000
     @Flag(help: "Refuse joins that would create a room (forbidden).") var noRoomCreate = false
     @Option(help: "Worker threads that step rooms in parallel (default: the number of cores).") var threads: Int?
-    @Option(help: "Join a fleet whose room directory is in Redis: redis://HOST:PORT[/DB] (docs/DEPLOY.md).") var cluster: String?
+    @Option(help: "Join a fleet whose room directory is in Redis: redis://[:PASSWORD@]HOST:PORT[/DB] (docs/DEPLOY.md).") var cluster: String?
+    @Option(name: .customLong("room-ttl-s"), help: "In a fleet: seconds a room's saved state stays in Redis with nobody holding the room (default 7 days).")
+    var roomTTLS: Double = 7 * 86_400
+    @Option(name: .customLong("drain-s"), help: "At SIGTERM: seconds rooms with members keep running before they are saved and their members told bye (default 30).")
+    var drainS: Double = 30
     @Option(help: "The TCP address other servers of the fleet send clients to, HOST[:PORT] (no port: the bound one).")
     var advertise: String?
     @Option(help: "The base URL of this server's pages in redirects (default http://ADVERTISED_HOST:HTTP_PORT).")
@@ -83,6 +88,8 @@ struct DynServerCommand: ParsableCommand {
         if let record, record.isEmpty { throw ValidationError("--record needs a directory") }
         guard hashEvery >= 1 else { throw ValidationError("--hash-every must be >= 1") }
         if let cluster { _ = try RedisAddress(parsing: cluster) }
+        guard roomTTLS >= 1, roomTTLS <= 86_400 * 365 else { throw ValidationError("--room-ttl-s must be 1...31536000") }
+        guard drainS >= 0, drainS <= 3600 else { throw ValidationError("--drain-s must be 0...3600") }
         if let advertise { _ = try Self.parseAdvertise(advertise) }
         if cluster == nil, advertise != nil || advertiseHttp != nil { throw ValidationError("--advertise and --advertise-http go with --cluster") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
@@ -171,6 +178,8 @@ struct DynServerCommand: ParsableCommand {
         config.recordDir = record
         config.hashEvery = UInt64(hashEvery)
         config.cluster = try cluster.map { try RedisAddress(parsing: $0) }
+        config.roomTTLS = roomTTLS
+        config.drainS = drainS
         if let advertise { (config.advertiseHost, config.advertisePort) = try Self.parseAdvertise(advertise) }
         config.advertiseHTTP = advertiseHttp.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         config.agonesPort = getenv("AGONES_SDK_HTTP_PORT").flatMap { Int(String(cString: $0)) }

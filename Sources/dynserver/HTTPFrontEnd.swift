@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The HTTP/1.1 listener (`--http-port`) on the server's loop: `GET /` the browser client, `GET /ws` the
@@ -146,12 +147,21 @@ final class HTTPFrontEnd {
         let response: HTTPResponse
         switch path {
         case "/", "/index.html":
-            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))
+            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: WebPage.index)
+        case _ where path.hasPrefix("/web/") && WebPage.file(named: path.dropFirst(5)) != nil:
+            // The page's other files, byte for byte as they are in web/ (docs/PROTOCOL.md, HTTP).
+            let file = WebPage.file(named: path.dropFirst(5))
+            response = HTTPResponse(status: 200, contentType: file?.contentType ?? "", body: file?.bytes ?? [])
+        case "/scenes.json":
+            response = HTTPResponse(status: 200, contentType: "application/json", body: WebPage.sceneNamesJSON)
         case "/favicon.ico":
             response = HTTPResponse(status: 200, contentType: "image/x-icon", body: Favicon.bytes)
         case "/healthz":
-            // 503 with the reason while the loop is late or, in a fleet, Redis is away (docs/PROTOCOL.md, A fleet).
+            // Liveness: 503 with the reason while the loop is late (docs/DEPLOY.md, Probes).
             response = server.healthProblem.map { HTTPResponse(status: 503, text: $0 + "\n") } ?? HTTPResponse(status: 200, text: "ok\n")
+        case "/readyz":
+            // Readiness: 503 with the reason while draining or, in a fleet, Redis is away (docs/DEPLOY.md, Probes).
+            response = server.readinessProblem.map { HTTPResponse(status: 503, text: $0 + "\n") } ?? HTTPResponse(status: 200, text: "ready\n")
         case "/metrics":
             // Counted before rendering, so a scrape sees its own 200.
             server.metrics.httpResponded(status: 200)
@@ -159,6 +169,11 @@ final class HTTPFrontEnd {
                                           body: Array(server.metricsText().utf8)),
                     headOnly: head.method == "HEAD", counted: true)
             return
+        case "/rooms" where server.config.token != nil && !TokenComparison.matches(head.bearerToken ?? head.queryParameter("token"), server.config.token):
+            // The list needs the token the `rooms` command needs (docs/PROTOCOL.md, Security).
+            var refused = HTTPResponse(status: 401, text: "GET /rooms needs the server's token: ?token=TOKEN or Authorization: Bearer TOKEN\n")
+            refused.headers.append(("WWW-Authenticate", "Bearer"))
+            response = refused
         case "/rooms":
             response = HTTPResponse(status: 200, contentType: "application/json", body: server.roomsJSON())
         case _ where path.hasPrefix("/r/") && server.cluster?.ownerPage(of: String(path.dropFirst(3))) != nil:
@@ -169,9 +184,9 @@ final class HTTPFrontEnd {
             server.metrics.fleetRedirected("http")
         case _ where path.hasPrefix("/r/") && RoomName.isValid(path.dropFirst(3)):
             // The page reads its room from its own URL path and joins it over /ws?room=NAME.
-            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8))
+            response = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: WebPage.index)
         default:
-            response = HTTPResponse(status: 404, text: "not found: try / (the browser client), /ws, /metrics or /healthz\n")
+            response = HTTPResponse(status: 404, text: "not found: try / (the browser client), /ws, /metrics, /healthz or /readyz\n")
         }
         respond(request, response, headOnly: head.method == "HEAD")
     }

@@ -42,41 +42,56 @@ enum RedisReply: Equatable {
     }
 }
 
-/// One asynchronous hiredis connection on the server's loop (hiredis' own libuv adapter, `redisLibuvAttach`):
-/// commands go out as argument vectors (hiredis writes the protocol), replies come back in callbacks on the
-/// loop thread. Nothing here blocks the loop: a host name is resolved with `uv_getaddrinfo` (libuv's thread
-/// pool) and hiredis is given the address, so its own connect never looks a name up.
+/// One asynchronous hiredis connection on the server's loop (docs/DEPLOY.md, Redis): commands go out as
+/// argument vectors (hiredis writes the protocol), replies come back in callbacks on the loop thread. Nothing
+/// here blocks the loop: a host name is resolved with `uv_getaddrinfo` (libuv's thread pool) and hiredis is
+/// given the address, so its own connect never looks a name up. hiredis is attached with our copy of its
+/// libuv adapter (CHiredis/shim.h) whose error path calls back, so a refused connect is reported.
 ///
 /// Guarantees: every `command` handler is called exactly once, on the loop thread: with the reply, or with
-/// nil when the connection is lost, aborted or was never up (then synchronously); `onUp` follows a successful
-/// connect and `onDown` is told once per connection that was up or tried; `close()` lets the replies already
-/// asked for arrive, then disconnects; `abort()` drops the connection at once (pending handlers get nil).
-/// hiredis frees the context itself after its disconnect callback, and the adapter closes its poll handle
-/// with `uv_close`, so a closed connection leaves no handle on the loop.
+/// nil when the connection is lost, aborted or not up (then synchronously). The connection counts as up
+/// only once Redis has answered: AUTH (when the address has a password), SELECT (a database other than 0)
+/// and a PING, all answered; then `onUp`. `onDown` is told once per connection that was up or tried. `check`
+/// (called by the owner every ~250 ms) drops a connection whose connect or handshake takes longer than
+/// `connectTimeoutMs`, or that has awaited a reply for longer than `stallMs` (a stalled or cut-off Redis).
+/// `close()` lets the replies already asked for arrive, then disconnects; `abort()` drops the connection at
+/// once (pending handlers get nil). hiredis frees the context itself (after a failed connect, a disconnect
+/// or `redisAsyncFree`) and the adapter tells this object when it does, so a context is freed exactly once
+/// and a closed connection leaves no handle on the loop.
 final class RedisConnection {
     let host: String
     let port: Int
     let database: Int
+    let password: String?
     var onUp: (() -> Void)?
     var onDown: ((String) -> Void)?
+    static let connectTimeoutMs: UInt64 = 1000
+    static let stallMs: UInt64 = 1000
     private let loop: EventLoop
     private var context: UnsafeMutablePointer<redisAsyncContext>?
     private(set) var isUp = false
-    /// The loop time the oldest reply still awaited was asked for (a stalled Redis is noticed by the owner).
+    /// When the current connection attempt started (nil: none, or up).
+    private var connectingSinceMs: UInt64?
+    /// The loop time the oldest reply still awaited was asked for, or the last reply came (a stalled Redis
+    /// is noticed by `check`).
     private(set) var waitingSinceMs: UInt64?
     private var outstanding = 0
+    /// The round-trip time of the last command answered (dyn_fleet_redis_latency_seconds).
+    private(set) var lastLatencyMs: UInt64 = 0
 
-    init(loop: EventLoop, host: String, port: Int, database: Int) {
+    init(loop: EventLoop, host: String, port: Int, database: Int, password: String? = nil) {
         self.loop = loop
         self.host = host
         self.port = port
         self.database = database
+        self.password = password
     }
 
     /// Starts connecting (no-op while a connection exists or a name is being resolved).
     func connect() {
         guard context == nil, !resolving else { return }
         wanted = true
+        connectingSinceMs = loop.nowMs
         if Self.isAddress(host) {
             open(host)
             return
@@ -95,7 +110,7 @@ final class RedisConnection {
             connection.resolving = false
             guard connection.wanted else { return }
             guard status == 0, let address = result?.pointee.ai_addr.flatMap(RedisConnection.text(of:)) else {
-                connection.onDown?("cannot resolve \(connection.host): \(String(cString: uv_strerror(status)))")
+                connection.failed("cannot resolve \(connection.host): \(String(cString: uv_strerror(status)))")
                 return
             }
             connection.open(address)
@@ -104,7 +119,7 @@ final class RedisConnection {
             Unmanaged<RedisConnection>.fromOpaque(request.pointee.data!).release()
             request.deallocate()
             resolving = false
-            onDown?("cannot resolve \(host): \(String(cString: uv_strerror(rc)))")
+            failed("cannot resolve \(host): \(String(cString: uv_strerror(rc)))")
         }
     }
 
@@ -129,22 +144,32 @@ final class RedisConnection {
         return rc == 0 ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
+    /// An attempt that ended before a context existed (or after it was freed).
+    private func failed(_ reason: String) {
+        connectingSinceMs = nil
+        onDown?(reason)
+    }
+
     /// Connects hiredis to an address (never a name) and attaches it to the loop.
     private func open(_ address: String) {
         guard let ac = redisAsyncConnect(address, Int32(port)) else {
-            onDown?("cannot allocate a Redis context")
+            failed("cannot allocate a Redis context")
             return
         }
         if ac.pointee.err != 0 {
             let reason = String(cString: dyn_redis_errstr(ac))
             redisAsyncFree(ac)
-            onDown?(reason)
+            failed(reason)
             return
         }
-        ac.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        guard redisLibuvAttach(ac, loop.uvLoop) == REDIS_OK else {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        ac.pointee.data = me
+        guard dyn_redis_attach(ac, loop.uvLoop, me, { owner in
+            guard let owner else { return }
+            Unmanaged<RedisConnection>.fromOpaque(owner).takeUnretainedValue().contextFreed()
+        }) == REDIS_OK else {
             redisAsyncFree(ac)
-            onDown?("cannot attach Redis to the loop")
+            failed("cannot attach Redis to the loop")
             return
         }
         context = ac
@@ -161,27 +186,75 @@ final class RedisConnection {
         }
     }
 
+    /// hiredis freed the context (the adapter's cleanup): never touch the pointer again.
+    private func contextFreed() {
+        context = nil
+        outstanding = 0
+        waitingSinceMs = nil
+    }
+
     private func connected(_ ok: Bool, reason: String) {
         guard ok else {
-            // hiredis frees the context after a failed connect.
-            context = nil
+            // hiredis frees the context right after this callback.
             isUp = false
-            onDown?(reason)
+            failed(reason.isEmpty ? "connect failed" : reason)
             return
         }
-        isUp = true
-        if database != 0 {
-            command(["SELECT", String(database)]) { _ in }
-        }
-        onUp?()
+        // TCP is up; Redis is up once it answers (AUTH, SELECT, then PING).
+        var steps: [[String]] = []
+        if let password { steps.append(["AUTH", password]) }
+        if database != 0 { steps.append(["SELECT", String(database)]) }
+        steps.append(["PING"])
+        handshake(steps)
     }
+
+    private func handshake(_ steps: [[String]]) {
+        guard let step = steps.first else { return }
+        send(step.map { Array($0.utf8) }) { [weak self] reply in
+            guard let self, self.context != nil, self.connectingSinceMs != nil else { return }
+            switch reply {
+            case .error(let message)?:
+                self.log("\(step[0]) refused: \(message)")
+            case nil:
+                return
+            case _ where steps.count == 1:
+                self.connectingSinceMs = nil
+                self.isUp = true
+                self.onUp?()
+            default:
+                self.handshake(Array(steps.dropFirst()))
+            }
+        }
+    }
+
+    /// A handshake refused (a wrong password, a database Redis does not have): the connection is dropped
+    /// and tried again later, with the reason said once.
+    private func log(_ reason: String) {
+        handshakeProblem = reason
+        abort(reconnecting: true)
+    }
+
+    private var handshakeProblem: String?
 
     private func disconnected(reason: String) {
         // hiredis frees the context when this callback returns.
-        context = nil
         let wasUp = isUp
         isUp = false
-        if wasUp { onDown?(reason) }
+        if wasUp {
+            onDown?(reason)
+        } else if connectingSinceMs != nil {
+            failed(reason)
+        }
+    }
+
+    /// Called every ~250 ms: drops a connection that connects too slowly or awaits a reply too long.
+    func check() {
+        let now = loop.nowMs
+        if let since = connectingSinceMs, context != nil, now &- since > Self.connectTimeoutMs {
+            abort(reconnecting: true, reason: "no answer within \(Self.connectTimeoutMs) ms of connecting")
+        } else if isUp, let since = waitingSinceMs, now &- since > Self.stallMs {
+            abort(reconnecting: true, reason: "no reply for \(now &- since) ms")
+        }
     }
 
     /// Sends one command; `handler` gets its reply (nil: no connection, or lost before the reply came).
@@ -191,11 +264,19 @@ final class RedisConnection {
 
     /// Sends one command of binary-safe arguments.
     func command(_ arguments: [[UInt8]], handler: @escaping (RedisReply?) -> Void) {
-        guard let ac = context, isUp else {
+        guard isUp else {
             handler(nil)
             return
         }
-        let box = Unmanaged.passRetained(ReplyBox(handler: handler, owner: self)).toOpaque()
+        send(arguments, handler: handler)
+    }
+
+    private func send(_ arguments: [[UInt8]], handler: @escaping (RedisReply?) -> Void) {
+        guard let ac = context else {
+            handler(nil)
+            return
+        }
+        let box = Unmanaged.passRetained(ReplyBox(handler: handler, owner: self, sentMs: loop.nowMs)).toOpaque()
         var lengths = arguments.map { $0.count }
         // hiredis copies the arguments into its output buffer before returning.
         let storage = arguments.map { bytes -> UnsafeMutablePointer<CChar> in
@@ -211,7 +292,7 @@ final class RedisConnection {
             guard let privdata else { return }
             let box = Unmanaged<ReplyBox>.fromOpaque(privdata).takeRetainedValue()
             let value = reply.map { RedisReply($0.assumingMemoryBound(to: redisReply.self)) }
-            box.owner?.answered()
+            if value != nil { box.owner?.answered(sentMs: box.sentMs) }
             box.handler(value)
         }, box, Int32(arguments.count), &argv, &lengths)
         if rc != REDIS_OK {
@@ -223,30 +304,42 @@ final class RedisConnection {
         outstanding += 1
     }
 
-    private func answered() {
+    private func answered(sentMs: UInt64) {
+        lastLatencyMs = loop.nowMs &- sentMs
         outstanding = max(0, outstanding - 1)
         waitingSinceMs = outstanding == 0 ? nil : loop.nowMs
     }
 
-    /// Disconnects once the replies already asked for have arrived.
+    /// Disconnects once the replies already asked for have arrived (at once when none is awaited or the
+    /// connection is not up: hiredis would not call back for a connection that never came up).
     func close() {
         wanted = false
         guard let ac = context else { return }
+        guard isUp, outstanding > 0 else {
+            abort()
+            return
+        }
         redisAsyncDisconnect(ac)
     }
 
     /// Drops the connection now: every handler still waiting gets nil.
-    func abort() {
-        wanted = false
-        guard let ac = context else { return }
-        redisAsyncFree(ac)
-        context = nil
+    func abort() { abort(reconnecting: false) }
+
+    private func abort(reconnecting: Bool, reason: String? = nil) {
+        if !reconnecting { wanted = false }
+        let wasUp = isUp
+        isUp = false
+        connectingSinceMs = nil
+        if let ac = context {
+            // The adapter's cleanup clears `context` (contextFreed) while hiredis frees it.
+            redisAsyncFree(ac)
+            context = nil
+        }
         outstanding = 0
         waitingSinceMs = nil
-        if isUp {
-            isUp = false
-            onDown?("aborted")
-        }
+        let why = handshakeProblem ?? reason ?? "aborted"
+        handshakeProblem = nil
+        if wasUp || reconnecting { onDown?(why) }
     }
 
     /// Whether a connection (up, connecting, or its name being resolved) exists.
@@ -257,8 +350,10 @@ final class RedisConnection {
 private final class ReplyBox {
     let handler: (RedisReply?) -> Void
     weak var owner: RedisConnection?
-    init(handler: @escaping (RedisReply?) -> Void, owner: RedisConnection) {
+    let sentMs: UInt64
+    init(handler: @escaping (RedisReply?) -> Void, owner: RedisConnection, sentMs: UInt64) {
         self.handler = handler
         self.owner = owner
+        self.sentMs = sentMs
     }
 }

@@ -1,3 +1,4 @@
+import DynRoom
 import ArgumentParser
 import Logging
 import NetProtocol
@@ -16,7 +17,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The recording (DIR/ROOM.ndjson written by --record).") var file: String
     @Flag(name: .customLong("validate"), help: "Exit with status 1 when the replay diverges from the recording's hashes.")
     var exitOnDivergence = false
-    @Option(help: "Stop at this tick of the recording's own clock.") var until: UInt64?
+    @Option(help: "Stand at this tick of the recording's own clock: the lines up to it, then the ticks up to it.") var until: UInt64?
     @Flag(help: "Start a server and play the recording into its room replay for clients to watch.") var serve = false
     @Option(help: "With --serve: times real time (0.01...1000).") var speed: Double = 1
     @Argument(parsing: .allUnrecognized, help: "With --serve: the server's flags.") var serverFlags: [String] = []
@@ -59,6 +60,9 @@ struct ReplayCommand: ParsableCommand {
             StandardError.line("dynserver replay: \(error)")
             throw ExitCode(2)
         }
+        if let cut = recording.cut {
+            StandardError.line("dynserver replay: \(cut): a partial last line (the recording was cut short): replaying up to it")
+        }
         if serve {
             let server = try DynServerCommand.parse(ReplayCommand.serverArguments(CommandLine.arguments, file: file))
             try server.serve(replay: ReplayServing(recording: recording, speed: speed, until: until))
@@ -78,10 +82,10 @@ struct ReplayCommand: ParsableCommand {
         config.maxBodies = header.maxBodies
         config.scene = "empty"
         let started = EventLoop.hrtimeNs
-        // The room holds its metrics unowned: they live as long as this run.
-        let metrics = ServerMetrics()
-        defer { withExtendedLifetime(metrics) {} }
-        let room = Room(name: header.room, config: config, log: Logger(label: "dynserver replay"), metrics: metrics,
+        // The room holds its front unowned: it lives as long as this run.
+        let front = NullFront()
+        defer { withExtendedLifetime(front) {} }
+        let room = Room(name: header.room, config: config.roomConfig, log: Logger(label: "dynserver replay"), front: front,
                         scene: "empty", statePath: nil, beatStartNs: started)
         let player: ReplayPlayer
         do {

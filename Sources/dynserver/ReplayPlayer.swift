@@ -1,3 +1,4 @@
+import DynRoom
 import Dynamics
 import NetProtocol
 
@@ -25,7 +26,7 @@ final class ReplayPlayer {
     private(set) var commands = 0
     private(set) var hashesChecked = 0
     private(set) var divergence: Divergence?
-    private var standIns: [Int: ClientSession] = [:]
+    private var standIns: [Int: Seat] = [:]
 
     init(recording: Recording, room: Room) throws(ReplayError) {
         self.recording = recording
@@ -58,11 +59,17 @@ final class ReplayPlayer {
     /// One step of the replay: the next entry when it is due at the room's tick (in a held room, whatever its
     /// tick says: a held room's tick moves only by `step`), else one fixed tick. Returns the ticks it took
     /// (0 for a command but `step`, which takes its ticks), or nil once the recording is done or the next
-    /// entry lies beyond `until`.
+    /// entry lies beyond `until`. With `until` T the room stands at tick T at the end: the fixed ticks up to
+    /// T run even past the last entry (not in a held room, whose tick only `step` moves).
     func advance(until: UInt64? = nil) -> UInt64? {
-        guard next < recording.entries.count else { return nil }
+        guard next < recording.entries.count, until.map({ recording.entries[next].tick <= $0 }) ?? true else {
+            if let until, room.tick < until, !room.world.held {
+                runTick()
+                return 1
+            }
+            return nil
+        }
         let entry = recording.entries[next]
-        if let until, entry.tick > until { return nil }
         if entry.tick <= room.tick {
             next += 1
             return play(entry)
@@ -99,7 +106,7 @@ final class ReplayPlayer {
             do {
                 _ = try room.apply(command, from: session)
                 // Watchers (`--serve`) get the new scene at once; headless, nobody would read it.
-                if !room.members.isEmpty {
+                if !room.seats.isEmpty {
                     if case .restore = command { room.broadcastRestored() }
                     room.syncScene()
                 }
@@ -119,14 +126,12 @@ final class ReplayPlayer {
         if divergence == nil { divergence = found }
     }
 
-    private func standIn(client: Int, name: String) -> ClientSession {
+    private func standIn(client: Int, name: String) -> Seat {
         if let session = standIns[client] {
             session.name = name
             return session
         }
-        let session = ClientSession(id: client, connection: NullTransport(), maxLineBytes: 256,
-                                    bucket: TokenBucket(rate: 1, burst: 1, nowNs: 0), authorized: true, admin: true,
-                                    room: room)
+        let session = Seat(id: client, authorized: true, serverAdmin: true)
         session.name = name
         standIns[client] = session
         return session
@@ -158,16 +163,12 @@ final class ReplayPlayer {
     }
 }
 
-/// The connection of a replay's stand-in client: what the room writes to it goes nowhere.
-final class NullTransport: ClientTransport {
-    func write(_ bytes: SharedBytes, kind: WriteKind) {}
-    var pendingBytes: Int { 0 }
-    var hasQueuedLatestOnly: Bool { false }
-    var stalledForMs: UInt64 { 0 }
-    func pauseReading() {}
-    func resumeReading() {}
-    func closeAfterFlush(timeoutMs: UInt64) {}
-    func closeNow() {}
-    var peerDescription: String { "replay" }
-    var transportName: String { "replay" }
+/// The front of a headless replay (`dynserver replay`): what the room writes goes nowhere, nothing is counted.
+final class NullFront: RoomFront {
+    func write(_ bytes: SharedBytes, kind: WriteKind, to client: Int) {}
+    func flushReplies(of seat: Seat) { seat.replies.removeAll() }
+    func latestStillQueued(client: Int) -> Bool { false }
+    func ticked(_ n: UInt64) {}
+    func stepped(seconds: Double) {}
+    func sentSnapshot(bytes: Int, clients: Int) {}
 }

@@ -1,3 +1,4 @@
+import DynRoom
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,9 +26,4 @@ enum RoomName {
         let digits = Array("0123456789abcdef")
         return String((0..<32).map { _ in digits[Int(generator.next() % 16)] })
     }
-}
-
-extension Room {
-    /// The room every connection starts in; it always exists and is never unloaded.
-    static let mainName = "main"
 }

@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The beat: one timer on the loop thread at the tick rate that advances every room (docs/ARCHITECTURE.md,
@@ -18,6 +19,8 @@ extension Server {
         for room in roomOrder {
             // A room at rest is left alone until its keep-alive is due or something wakes it.
             guard room.restingUntilNs <= startNs else { continue }
+            // A fleet room past its lease deadline does not step (docs/ARCHITECTURE.md, The room lifecycle).
+            if let cluster, !cluster.isActive(room.name) { continue }
             advanced.append(room)
             let audience = room.audience()
             if room.isAtRest {

@@ -1,3 +1,4 @@
+import DynRoom
 import Dynamics
 import NetProtocol
 
@@ -50,8 +51,15 @@ extension Server {
                 return
             }
             session.reply(.ack(id: id, fields: [("rooms", .array(roomSummaries().map(\.json)))]))
+        case .ping(_):
+            session.room.execute(message, from: session.seat)
         default:
-            session.room.execute(message, from: session)
+            // A fleet room past its lease deadline is held (docs/ARCHITECTURE.md, The room lifecycle in a fleet).
+            if let cluster, !cluster.isActive(session.room.name) {
+                session.reply(.error(ProtocolError(.unavailable, "room \(session.room.name) is held: this server cannot reach the fleet's directory to renew its lease; try again soon", id: id)))
+                return
+            }
+            session.room.execute(message, from: session.seat)
         }
     }
 
@@ -64,8 +72,8 @@ extension Server {
             session.reply(.error(ProtocolError(.protocolMismatch, "this server speaks protocol 1, not \(version)", id: id)))
             return
         }
-        let isAdminToken = config.adminToken != nil && token == config.adminToken
-        if let required = config.token, !session.authorized, token != required, !isAdminToken {
+        let isAdminToken = TokenComparison.matches(token, config.adminToken)
+        if let required = config.token, !session.authorized, !TokenComparison.matches(token, required), !isAdminToken {
             session.reply(.error(ProtocolError(.unauthorized, token == nil ? "this server needs a token" : "wrong token", id: id)))
             return
         }
@@ -108,20 +116,10 @@ extension Server {
         }
         if joining {
             session.flushReplies()
-            session.room.sendWorld(to: session)
+            session.room.sendWorld(to: session.seat)
         } else if subscribe?.snapshots != nil {
             session.flushReplies()
-            session.room.sendState(to: session)
-        }
-    }
-}
-
-extension ClientCommand {
-    /// The commands that `--admin-token` guards (docs/PROTOCOL.md, Security).
-    var changesStructure: Bool {
-        switch self {
-        case .set, .gravity, .collision, .spawn, .remove, .scene: return true
-        default: return isGatedInteraction
+            session.room.sendState(to: session.seat)
         }
     }
 }

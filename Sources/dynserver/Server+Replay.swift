@@ -1,3 +1,4 @@
+import DynRoom
 import Logging
 import NetProtocol
 
@@ -7,14 +8,15 @@ import NetProtocol
 /// Guarantees: the room is created before the server prints that it listens, so a client that joins `replay`
 /// at once watches the recording from its start; the beat never steps it (the player does, on its own timer
 /// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; it is never
-/// unloaded; when the recording ends (or reaches `--until`) the room stays still with its last state and the
-/// log says how the replay went.
+/// unloaded; when the recording ends (or reaches `--until`) the room stays still with its last state, held
+/// (watchers see `held`), its watchers get the notice `replay finished at tick T`, and the log says how the
+/// replay went.
 extension Server {
     static let replayRoomName = "replay"
 
     func startReplay(_ replay: ReplayServing) throws {
         let header = replay.recording.header
-        var roomConfig = config
+        var roomConfig = config.roomConfig
         roomConfig.tickHz = header.tickHz
         roomConfig.snapshotHz = min(config.snapshotHz, header.tickHz)
         roomConfig.worldWidth = header.width
@@ -22,7 +24,7 @@ extension Server {
         roomConfig.maxBodies = header.maxBodies
         roomConfig.held = false
         roomConfig.recordDir = nil
-        let room = Room(name: Server.replayRoomName, config: roomConfig, log: log, metrics: metrics, scene: "empty",
+        let room = Room(name: Server.replayRoomName, config: roomConfig, log: log, front: self, scene: "empty",
                         statePath: nil, beatStartNs: beatStartNs)
         let player = try ReplayPlayer(recording: replay.recording, room: room)
         rooms[room.name] = room
@@ -61,6 +63,15 @@ extension Server {
             timer.close()
             let summary = player.summary(seconds: elapsed)
             self.log.notice("replay finished: \(summary)")
+            // Watchers see that it finished: the room is held (their status says `held`, not `running`) and
+            // those who take notices get one saying so.
+            room.world.held = true
+            room.broadcastSnapshot(paused: true)
+            let notice = SharedBytes(ServerMessage.notice(Notice(client: 0, name: "replay", command: "replay",
+                                                                 summary: "replay finished at tick \(room.tick)")).encoded())
+            for seat in room.receivers where seat.subscription.notices {
+                room.front.write(notice, kind: .reliable, to: seat.id)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import DynRoom
 import Dynamics
 import NetProtocol
 #if canImport(Glibc)
@@ -47,11 +48,14 @@ extension Server {
             return .failure(ProtocolError(.badValue, "unknown scene \"\(scene)\" (known: \(Scenes.names.joined(separator: ", ")))"))
         }
         if let room = rooms[name] {
-            return .success(JoinPlan(target: .loaded(room), roomAdmin: roomToken != nil && roomToken == room.roomToken))
+            return .success(JoinPlan(target: .loaded(room), roomAdmin: TokenComparison.matches(roomToken, room.roomToken)))
+        }
+        if draining {
+            return .failure(ProtocolError(.unavailable, "this server is draining (shutting down): room \(name) cannot be opened here; try again"))
         }
         if let saved = unloadedRooms[name] {
             guard rooms.count < config.maxRooms else { return .failure(roomLimit()) }
-            return .success(JoinPlan(target: .restore(name), roomAdmin: roomToken != nil && roomToken == saved.roomToken))
+            return .success(JoinPlan(target: .restore(name), roomAdmin: TokenComparison.matches(roomToken, saved.roomToken)))
         }
         guard !config.noRoomCreate else {
             return .failure(ProtocolError(.forbidden, "room \(name) does not exist and this server creates no rooms (--no-room-create)"))
@@ -83,11 +87,12 @@ extension Server {
             log.info("room \(name) created by client \(session.id) with scene \(scene) (\(rooms.count) rooms)")
         }
         let now = EventLoop.hrtimeNs
-        session.room.remove(session, nowNs: now)
+        session.room.remove(session.seat, nowNs: now)
         session.roomAdmin = plan.roomAdmin
-        room.add(session)
+        room.add(session.seat)
+        session.room = room
         session.flushReplies()
-        room.sendWorld(to: session)
+        room.sendWorld(to: session.seat)
         var fields = extraAck
         fields += [("room", .string(room.name)), ("created", .bool(created)), ("admin", .bool(session.admin))]
         if created, let token = room.roomToken { fields.append(("room_token", .string(token))) }
@@ -100,6 +105,9 @@ extension Server {
     }
 
     private func saveToken(of room: Room) {
+        // In a fleet the new room's token and empty state reach Redis at once, so the creator's rights
+        // survive a move even before the first interval's save.
+        cluster?.save(room, always: true)
         guard let path = tokenPath(ofRoom: room.name), let token = room.roomToken else { return }
         do {
             try StateFile(path: path).save(Array(token.utf8))
@@ -116,7 +124,7 @@ extension Server {
 
     /// Creates (or restores from its state file) room `name` and registers it.
     private func loadRoom(_ name: String, scene: String, roomToken: String?) -> Room {
-        let room = Room(name: name, config: config, log: log, metrics: metrics, scene: scene,
+        let room = Room(name: name, config: config.roomConfig, log: log, front: self, scene: scene,
                         statePath: statePath(ofRoom: name), beatStartNs: beatStartNs)
         room.roomToken = roomToken
         room.idleSinceNs = EventLoop.hrtimeNs
@@ -138,7 +146,7 @@ extension Server {
         // In a fleet a room's state is saved to Redis at unload: none unloads while Redis is away.
         if cluster?.problem != nil { return }
         // A replay's room (`replay --serve`) stays for the whole run, watched or not.
-        for room in roomOrder where room.name != Room.mainName && room.members.isEmpty && !room.playback {
+        for room in roomOrder where room.name != Room.mainName && room.seats.isEmpty && !room.playback {
             guard let since = room.idleSinceNs, nowNs &- since >= idleNs else { continue }
             unload(room, reason: "idle")
         }

@@ -1,3 +1,4 @@
+import DynRoom
 import Dynamics
 import Logging
 import NetProtocol
@@ -36,6 +37,10 @@ final class Server {
     var stateTimer: UVTimer?
     private var signals: [SignalWatcher] = []
     private(set) var shuttingDown = false
+    /// SIGTERM in a fleet or under Agones: no new rooms, rooms run until their members leave or `--drain-s`
+    /// passes, then shutdown (Server+Fleet.swift).
+    var draining = false
+    var drainTimer: UVTimer?
 
     var clock: TickClock
     let metrics = ServerMetrics()
@@ -70,7 +75,7 @@ final class Server {
                 throw ServerStartError("--state-dir \(directory): not a directory (and cannot be created)")
             }
         }
-        let main = Room(name: Room.mainName, config: config, log: log, metrics: metrics, scene: config.scene,
+        let main = Room(name: Room.mainName, config: config.roomConfig, log: log, front: self, scene: config.scene,
                         statePath: statePath(ofRoom: Room.mainName), beatStartNs: beatStartNs)
         rooms[main.name] = main
         roomOrder = [main]
@@ -107,7 +112,12 @@ final class Server {
         }
         for signum in [SIGINT, SIGTERM] {
             signals.append(try SignalWatcher(loop: loop, signal: signum) { [unowned self] signum in
-                self.shutdown(reason: signum == SIGINT ? "SIGINT" : "SIGTERM")
+                // In a fleet or under Agones the first SIGTERM drains (Server+Fleet.swift); a second one ends it.
+                if signum == SIGTERM, self.drainsOnSigterm, !self.draining {
+                    self.drain()
+                } else {
+                    self.shutdown(reason: signum == SIGINT ? "SIGINT" : "SIGTERM")
+                }
             })
         }
         return listener.address
@@ -190,12 +200,12 @@ final class Server {
                               authRequired: config.token != nil, room: welcomeRoom, httpPort: boundHTTPPort)
         connection.write(ServerMessage.welcome(welcome).encoded())
         sessions[id] = session
-        main.add(session)
+        main.add(session.seat)
         if let plan {
             performJoin(plan, session: session, id: nil, extraAck: [])
             session.flushReplies()
         } else if session.authorized {
-            main.sendWorld(to: session)
+            main.sendWorld(to: session.seat)
         }
         if let refusal {
             session.reply(.error(refusal))
@@ -211,7 +221,7 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        session.room.remove(session, nowNs: EventLoop.hrtimeNs)
+        session.room.remove(session.seat, nowNs: EventLoop.hrtimeNs)
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
@@ -247,10 +257,12 @@ final class Server {
         saveRooms(reason: reason, always: true)
         stopFleet()
         signals.forEach { $0.close() }
-        let bye = SharedBytes(ServerMessage.bye(reason: "shutdown").encoded())
+        drainTimer?.close()
+        drainTimer = nil
+        let bye = SharedBytes(ServerMessage.bye(reason: draining ? "draining" : "shutdown").encoded())
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {
             session.closing = true
-            session.room.remove(session, nowNs: EventLoop.hrtimeNs)
+            session.room.remove(session.seat, nowNs: EventLoop.hrtimeNs)
             session.connection.write(bye)
             session.connection.closeAfterFlush(timeoutMs: 1000)
         }

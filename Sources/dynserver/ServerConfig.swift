@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// Everything a server run is configured with (flags of README.md, with their defaults).
@@ -55,8 +56,27 @@ struct ServerConfig: Sendable {
     var advertisePort = 0
     /// `--advertise-http URL`: the base of this server's pages in redirects (default http://HOST:HTTP_PORT).
     var advertiseHTTP: String?
+    /// `--room-ttl-s`: a fleet room's saved state in Redis expires after this long without an owner.
+    var roomTTLS = 7.0 * 86_400
+    /// `--drain-s`: at SIGTERM, rooms with members keep running at most this long before they are saved,
+    /// released and their members told `bye` with reason `draining`.
+    var drainS = 30.0
     /// `AGONES_SDK_HTTP_PORT`: the Agones SDK sidecar's REST port on localhost (nil: not under Agones).
     var agonesPort: Int?
+
+    /// What every room is configured with.
+    var roomConfig: RoomConfig {
+        var room = RoomConfig()
+        room.worldWidth = worldWidth
+        room.worldHeight = worldHeight
+        room.tickHz = tickHz
+        room.snapshotHz = snapshotHz
+        room.maxBodies = maxBodies
+        room.held = held
+        room.recordDir = recordDir
+        room.hashEvery = hashEvery
+        return room
+    }
 
     static let serverName = DynVersion.line("dynserver")
 }

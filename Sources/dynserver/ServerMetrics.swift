@@ -1,3 +1,4 @@
+import DynRoom
 import NetProtocol
 
 /// The server's counters for `GET /metrics`, updated on the loop thread as things happen.
@@ -33,6 +34,10 @@ final class ServerMetrics {
     /// dropped here because another server took their lease.
     private(set) var fleetRedirects: [String: UInt64] = ["join": 0, "http": 0, "lease_lost": 0]
     var fleetRoomsLost: UInt64 = 0
+    /// Renewals and saves Redis refused because their epoch was no longer the room's (SPEC Part M fencing),
+    /// and saves not confirmed (refused, failed or lost; retried).
+    var fleetEpochRefusals: UInt64 = 0
+    var fleetSavesFailed: UInt64 = 0
 
     func ticked(_ n: UInt64) { ticks += n }
 
@@ -124,6 +129,14 @@ extension Server {
         }
         out.family("dyn_fleet_rooms_lost_total", "counter", "Rooms dropped here because another server took their lease (this server missed its renewals).")
         out.sample("dyn_fleet_rooms_lost_total", [], Double(metrics.fleetRoomsLost))
+        out.family("dyn_fleet_epoch_refusals_total", "counter", "Renewals and saves Redis refused because another server claimed the room since (its epoch moved on).")
+        out.sample("dyn_fleet_epoch_refusals_total", [], Double(metrics.fleetEpochRefusals))
+        out.family("dyn_fleet_saves_failed_total", "counter", "Saves of a room's state that Redis did not confirm (refused, failed or lost with the connection); each is retried.")
+        out.sample("dyn_fleet_saves_failed_total", [], Double(metrics.fleetSavesFailed))
+        out.family("dyn_fleet_rooms_fenced", "gauge", "Rooms held here now because their lease deadline passed without a confirmed renewal (no steps, commands unavailable).")
+        out.sample("dyn_fleet_rooms_fenced", [], Double(cluster.fencedRooms))
+        out.family("dyn_fleet_redis_latency_seconds", "gauge", "Round-trip time of the last command Redis answered.")
+        out.sample("dyn_fleet_redis_latency_seconds", [], Double(cluster.redis.lastLatencyMs) / 1000)
     }
 
     private func appendProcessMetrics(to out: inout PrometheusText) {

@@ -1,3 +1,4 @@
+import DynRoom
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -22,6 +22,9 @@ struct TokenBucket {
         return true
     }
 
+    /// Gives back one token taken earlier for a line that is handled later (a line held while a join waited).
+    mutating func refund() { tokens = min(burst, tokens + 1) }
+
     /// True when a `take` now would succeed (nothing is taken).
     mutating func hasToken(nowNs: UInt64) -> Bool {
         refill(nowNs: nowNs)

@@ -1,4 +1,5 @@
 import Testing
+@testable import DynRoom
 @testable import dynserver
 
 /// `--cluster redis://HOST:PORT[/DB]` and the room summaries kept in Redis (docs/DEPLOY.md).
@@ -10,6 +11,17 @@ import Testing
         #expect(plain.host == "cache" && plain.port == 6379 && plain.database == 0)
         let v6 = try RedisAddress(parsing: "redis://[::1]:7000")
         #expect(v6.host == "::1" && v6.port == 7000)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aPasswordInTheURLIsKeptAndNeverShown() throws {
+        let secured = try RedisAddress(parsing: "redis://:p%40ss@10.0.0.5:6380/3")
+        #expect(secured.password == "p@ss" && secured.host == "10.0.0.5" && secured.port == 6380 && secured.database == 3)
+        #expect(!secured.description.contains("p@ss") && !secured.description.contains("p%40ss"))
+        #expect(try RedisAddress(parsing: "redis://user:pw@cache").password == "pw", "a user name is ignored")
+        #expect(try RedisAddress(parsing: "redis://cache").password == nil)
+        for bad in ["redis://pw@cache", "redis://:@cache", "redis://:%zz@cache"] {
+            #expect(throws: ServerStartError.self, "\(bad)") { try RedisAddress(parsing: bad) }
+        }
     }
 
     @Test(.timeLimit(.minutes(1))) func badRedisAddressesAreRefusedWithTheReason() {

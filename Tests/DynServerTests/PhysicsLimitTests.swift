@@ -1,6 +1,7 @@
 import Dynamics
 import NetProtocol
 import Testing
+@testable import DynRoom
 @testable import dynserver
 
 /// Values whose physics would overflow are `bad_value` in the protocol's words (docs/PROTOCOL.md, "Limits").

@@ -1,5 +1,6 @@
 import NetProtocol
 import Testing
+@testable import DynRoom
 @testable import dynserver
 
 /// Every preset scene tells people what it shows and what to try (docs/PROTOCOL.md, `scene.caption`), and the

@@ -1,5 +1,6 @@
 import Dynamics
 import Testing
+@testable import DynRoom
 @testable import dynserver
 
 /// The seed scenes reproduce their recipe when watched (docs/ENGINE.md, "Scenes").

@@ -1,6 +1,7 @@
 import Dynamics
 import NetProtocol
 import Testing
+@testable import DynRoom
 @testable import dynserver
 
 /// The server's command layer over a real animator (no network).

@@ -1,4 +1,5 @@
 import Testing
+@testable import DynRoom
 @testable import dynserver
 
 @Suite struct TickClockTests {

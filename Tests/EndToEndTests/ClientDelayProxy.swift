@@ -101,6 +101,8 @@ final class ClientDelayProxy: @unchecked Sendable {
                 }
             }
         }
-        queue.asyncAfter(deadline: lastDue) { shutdown(target, Int32(SHUT_WR)) }
+        // After the last chunk: a deadline equal to that chunk's could run first (asyncAfter does not order
+        // equal deadlines), ending a short HTTP answer before its bytes.
+        queue.asyncAfter(deadline: lastDue + .milliseconds(1)) { shutdown(target, Int32(SHUT_WR)) }
     }
 }

@@ -233,6 +233,10 @@ extension EndToEnd {
             _ = probe.join()
             #expect(try probe.joinAnswer("lab", id: 2)?.redirect != nil, "owned elsewhere before the SIGTERM")
             owner.signal(SIGTERM)
+            // The drain: the owner is not ready any more, its member is told `bye` with reason draining once
+            // --drain-s (1 s here) passes, and it exits 0.
+            #expect(waitUntil(timeout: 5) { (try? HTTPReply.get(port: try #require(owner.httpPort), "/readyz"))??.status == 503 })
+            #expect(maker.waitFor(timeout: 10) { if case .bye(let reason) = $0 { reason == "draining" } else { false } } != nil)
             #expect(owner.waitForExit(timeout: 10) == 0)
             // No waiting for the lease to run out: the very next join takes the room, with its state.
             let answer = try #require(try probe.joinAnswer("lab", id: 3))
@@ -265,9 +269,11 @@ extension EndToEnd {
             _ = try #require(try member.joinAnswer("lab", id: 1)?.ackFields)
             _ = try #require(try member.ack(#"{"type":"pause","id":2}"#, id: 2))
             redis.stop()
-            #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/healthz"))??.status == 503 })
-            let health = try #require(try HTTPReply.get(port: ownerHTTP, "/healthz"))
-            #expect(health.body.contains("redis"), "the reason: \(health.body)")
+            #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/readyz"))??.status == 503 })
+            let readiness = try #require(try HTTPReply.get(port: ownerHTTP, "/readyz"))
+            #expect(readiness.body.contains("redis"), "the reason: \(readiness.body)")
+            // Liveness does not follow Redis: the loop runs on time.
+            #expect(try HTTPReply.get(port: ownerHTTP, "/healthz")?.status == 200)
             #expect(try MetricsScrape.fetch(port: ownerHTTP).value("dyn_fleet_redis_up") == 0)
             // The room in memory keeps running: it steps when told to.
             let before = try #require(try member.currentTick())
@@ -282,7 +288,7 @@ extension EndToEnd {
             #expect(try member.joinAnswer("lab", id: 6)?.ackFields != nil)
             // Redis comes back empty (same port): the servers reconnect and the owner registers lab again.
             let revived = try RedisServerProcess(port: redis.port)
-            #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/healthz"))??.status == 200 })
+            #expect(waitUntil(timeout: 10) { (try? HTTPReply.get(port: ownerHTTP, "/readyz"))??.status == 200 })
             #expect(try MetricsScrape.fetch(port: ownerHTTP).value("dyn_fleet_redis_up") == 1)
             let registered = waitUntil(timeout: 10) {
                 ((try? fleetRooms(port: otherHTTP)) ?? nil)?["lab"] == "127.0.0.1:\(owner.port)"

@@ -26,16 +26,16 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
-        @Test(.timeLimit(.minutes(5))) func rootServesOneSelfContainedPage() throws {
+        @Test(.timeLimit(.minutes(5))) func rootServesThePageWithNothingFromElsewhere() throws {
             let server = try ServerProcess()
             let reply = try #require(try HTTPReply.get(port: http(server), "/"))
             #expect(reply.status == 200)
             #expect(reply.headers["content-type"]?.hasPrefix("text/html") == true)
             #expect(Int(reply.headers["content-length"] ?? "") == reply.body.utf8.count)
             #expect(reply.body.contains("<canvas"))
-            #expect(reply.body.contains("/ws"))
+            #expect(reply.body.contains("<script src=\"/web/connection.js\">"), "the script that joins over /ws")
             #expect(!reply.body.contains("src=\"http"), "no script or image from elsewhere (no CDN)")
-            #expect(!reply.body.contains("<link"), "no stylesheet from elsewhere")
+            #expect(!reply.body.contains("href=\"http"), "no stylesheet from elsewhere")
             withExtendedLifetime(server) {}
         }
 

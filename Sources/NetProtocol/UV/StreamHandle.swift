@@ -1,14 +1,6 @@
 import CLibUV
 import DequeModule
 
-/// What a queued write may do when newer data arrives before it was handed to the kernel.
-public enum WriteKind: Sendable {
-    /// Must be delivered, in order (acks, errors, scenes).
-    case reliable
-    /// Only the newest one matters: a newer `latestOnly` write replaces one still waiting (snapshots).
-    case latestOnly
-}
-
 /// A libuv stream (TCP or TTY) with reading and a bounded, inspectable write queue.
 ///
 /// Guarantees: reliable writes reach libuv in the order given; at most one `latestOnly` write waits at a

@@ -21,7 +21,9 @@ final class PageSession {
     var snapshot: Snapshot?
 
     /// `token`: the server's `--token`, which the observer's hello carries (the page's own comes in `path`).
-    init(server: ServerProcess, width: Int = 1280, height: Int = 800, path: String = "/", token: String? = nil) throws {
+    /// `httpPort`: where the browser goes instead of the server's HTTP port (a delaying proxy in front of it).
+    init(server: ServerProcess, width: Int = 1280, height: Int = 800, path: String = "/", token: String? = nil,
+         httpPort: UInt16? = nil) throws {
         self.server = server
         observer = try server.connect()
         if let token {
@@ -34,7 +36,7 @@ final class PageSession {
             scene = joined.scene
             snapshot = joined.snapshot
         }
-        let http = try #require(server.httpPort)
+        let http = try httpPort ?? #require(server.httpPort)
         browser = try HeadlessChromium(binary: try RequiredTool.chromium.require(), url: "http://127.0.0.1:\(http)\(path)",
                                        width: width, height: height)
         try setViewport(width: width, height: height, mobile: false)

@@ -24,7 +24,9 @@ final class RedisServerProcess {
         let log = directory.appendingPathComponent("redis.log")
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", directory.path, "--logfile", log.path, "--daemonize", "no"]
+                             "--dir", directory.path, "--logfile", log.path, "--daemonize", "no",
+                             // DEBUG SLEEP stalls Redis in the fleet's chaos tests.
+                             "--enable-debug-command", "local"]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,0 +1,205 @@
+import Dynamics
+import NetProtocol
+
+/// What one `advance` produced, kept in the room until the loop thread writes it (`deliverAdvance`).
+package struct PendingOutput {
+    /// The snapshot the last due snapshot tick asked for: nil none, else whether it reports `paused`.
+    package var snapshotPaused: Bool?
+    /// The full `snapshot` line of that tick, encoded by `advance` when a member takes full snapshots.
+    package var fullSnapshot: SharedBytes?
+    /// `contact` lines of the steps taken, for the members that subscribed.
+    package var contactLines: [UInt8] = []
+    /// Wall time of each step taken, for `dyn_step_seconds`.
+    package var stepSeconds: [Double] = []
+    /// Fixed ticks run (at rest too), for `dyn_ticks_total`.
+    package var ticks: UInt64 = 0
+}
+
+/// Who the room's output is for, read on the loop thread before `advance` (which must not touch sessions).
+package struct RoomAudience {
+    package var members = 0
+    package var wantsFull = false
+    package var wantsContacts = false
+}
+
+/// The fixed-step tick: `advance` steps the world and encodes (no session is touched, so it may run on a worker
+/// thread while the loop waits); `deliverAdvance` writes the result to the members on the loop thread.
+extension Room {
+    /// The audience of the next `advance`; also switches the engine's contact recording to match.
+    package func audience() -> RoomAudience {
+        var audience = RoomAudience()
+        for session in receivers {
+            audience.members += 1
+            if session.subscription.snapshots == .full { audience.wantsFull = true }
+            if session.subscription.contacts { audience.wantsContacts = true }
+        }
+        // The engine records events only while someone subscribes (docs/ENGINE.md, "Contact events").
+        world.animator.contactEventsEnabled = audience.wantsContacts
+        return audience
+    }
+
+    /// True when a beat has nothing to do but count ticks: no step, no snapshot but the keep-alive.
+    package var isAtRest: Bool { playback || world.held || (!world.animator.isRunning && sentPausedSnapshot) }
+
+    /// Runs the ticks due at `nowNs`, stopping once `budgetNs` is spent (the rest is given back to the clock
+    /// and is due again at once). Returns true when ticks were given back.
+    package func advance(nowNs: UInt64, budgetNs: UInt64, audience: RoomAudience) -> Bool {
+        if isAtRest { return rest(nowNs: nowNs, audience: audience) }
+        let due = clock.due(nowNs: nowNs)
+        guard due > 0 else { return false }
+        var ran: UInt64 = 0
+        while ran < due {
+            runTick(audience: audience)
+            ran += 1
+            if MonotonicClock.nowNs &- nowNs >= budgetNs { break }
+        }
+        clock.giveBack(due - ran)
+        if pending.snapshotPaused != nil, audience.wantsFull {
+            pending.fullSnapshot = encodeSnapshot(paused: pending.snapshotPaused!, clients: audience.members)
+        }
+        return ran < due
+    }
+
+    /// A room at rest (or held): no step. Its ticks pass (a held room's stand still, docs/PROTOCOL.md `pause`)
+    /// and only the once-a-second keep-alive goes out; until that is due the beat leaves the room alone.
+    private func rest(nowNs: UInt64, audience: RoomAudience) -> Bool {
+        let due = clock.dueAll(nowNs: nowNs)
+        let periodNs = 1e9 / config.tickHz
+        // A replay drives its room itself (ReplayPlayer.swift): the beat neither steps it nor counts its ticks.
+        if playback { return false }
+        if world.held {
+            restingUntilNs = nowNs + UInt64(periodNs * config.tickHz)
+            return false
+        }
+        let keepAliveTicks = UInt64(config.tickHz.rounded(.up))
+        // Never at or before the current tick (after held `step`s the last keep-alive may lie far back).
+        let keepAliveTick = max(lastKeepAliveTick + keepAliveTicks, tick + 1)
+        guard tick + due >= keepAliveTick else {
+            tick += due
+            pending.ticks += due
+            recordHashIfDue()
+            restingUntilNs = nowNs + UInt64(Double(keepAliveTick - tick) * periodNs)
+            return false
+        }
+        // The keep-alive goes out at exactly its tick (one per tick_hz ticks); the ticks past it are given back
+        // and counted on the next beat.
+        let taken = keepAliveTick - tick
+        clock.giveBack(due - taken)
+        tick = keepAliveTick
+        pending.ticks += taken
+        lastKeepAliveTick = tick
+        recordHashIfDue()
+        if audience.members > 0 { pending.snapshotPaused = true }
+        restingUntilNs = due > taken ? 0 : nowNs + UInt64(Double(keepAliveTicks) * periodNs)
+        return false
+    }
+
+    private func runTick(audience: RoomAudience) {
+        let stepStartNs = MonotonicClock.nowNs
+        // A tick whose animator is at rest runs no step, so it is not a step time (docs/PROTOCOL.md, /metrics).
+        let moving = world.animator.isRunning
+        world.animator.step()
+        if moving { pending.stepSeconds.append(Double(MonotonicClock.nowNs &- stepStartNs) / 1e9) }
+        tick += 1
+        pending.ticks += 1
+        unsaved = true
+        recordHashIfDue()
+        if audience.wantsContacts { encodeContacts(into: &pending.contactLines) } else { _ = world.animator.takeContactEvents() }
+        let index = UInt64(Double(tick) * min(config.snapshotHz, config.tickHz) / config.tickHz)
+        guard index != lastSnapshotIndex else { return }
+        lastSnapshotIndex = index
+        if world.animator.isRunning {
+            sentPausedSnapshot = false
+            pending.snapshotPaused = false
+        } else if !sentPausedSnapshot {
+            sentPausedSnapshot = true
+            lastKeepAliveTick = tick
+            pending.snapshotPaused = true
+        } else if Double(tick - lastKeepAliveTick) >= config.tickHz {
+            lastKeepAliveTick = tick
+            pending.snapshotPaused = true
+        }
+    }
+
+    /// Writes what `advance` produced to the members (loop thread).
+    package func deliverAdvance() {
+        guard pending.ticks > 0 || pending.snapshotPaused != nil || !pending.contactLines.isEmpty else { return }
+        let output = pending
+        pending = PendingOutput()
+        front.ticked(output.ticks)
+        for seconds in output.stepSeconds { front.stepped(seconds: seconds) }
+        if !output.contactLines.isEmpty {
+            let shared = SharedBytes(output.contactLines)
+            for session in receivers where session.subscription.contacts { front.write(shared, kind: .reliable, to: session.id) }
+        }
+        if let paused = output.snapshotPaused { broadcastSnapshot(paused: paused, full: output.fullSnapshot) }
+    }
+
+    /// The full `snapshot` line of the current state.
+    package func encodeSnapshot(paused: Bool, clients: Int) -> SharedBytes {
+        world.fillStates(&states)
+        return encodeSnapshotFromStates(paused: paused, clients: clients)
+    }
+
+    /// The full `snapshot` line of `states` (filled by the caller).
+    package func encodeSnapshotFromStates(paused: Bool, clients: Int) -> SharedBytes {
+        let drags = world.dragInfos()
+        return states.withUnsafeBufferPointer {
+            SnapshotEncoder.encodeShared(tick: tick, time: world.time, paused: paused, held: world.held, clients: clients,
+                                         bodies: $0, drags: drags)
+        }
+    }
+
+    /// Sends the state to every member whose own rate makes it due (all of them for `paused` snapshots): one
+    /// shared full snapshot (`full` when already encoded), and compact and packed frames encoded once per
+    /// distinct baseline. While held, every snapshot (pause, step) goes to everyone.
+    package func broadcastSnapshot(paused: Bool, full given: SharedBytes? = nil) {
+        var full = given
+        var compact: [Seat] = []
+        var packed: [Seat] = []
+        var filled = false
+        for session in receivers {
+            let subscription = session.subscription
+            guard subscription.snapshots != .off,
+                  session.feed.isDue(tick: tick, hz: subscription.snapshotHz, tickHz: config.tickHz,
+                                     force: paused || world.held)
+            else { continue }
+            if subscription.snapshots == .compact {
+                compact.append(session)
+                continue
+            }
+            if subscription.snapshots == .packed {
+                packed.append(session)
+                continue
+            }
+            if full == nil {
+                world.fillStates(&states)
+                filled = true
+                full = encodeSnapshotFromStates(paused: paused, clients: seats.count)
+            }
+            front.write(full!, kind: .latestOnly, to: session.id)
+            front.sentSnapshot(bytes: full!.count, clients: 1)
+        }
+        guard !compact.isEmpty || !packed.isEmpty else { return }
+        if !filled { world.fillStates(&states) }
+        if !compact.isEmpty { sendFrames(to: compact, paused: paused) }
+        if !packed.isEmpty { sendPackedFrames(to: packed, paused: paused) }
+    }
+
+    /// Sends a fresh `scene` to every member when the structure changed since the last one.
+    package func syncScene() {
+        guard world.structureChanged || cachedScene == nil else { return }
+        let changed = cachedScene != nil
+        world.structureChanged = false
+        unsaved = true
+        let shared = SharedBytes(ServerMessage.scene(world.sceneInfo()).encoded())
+        cachedScene = shared
+        guard changed else { return }
+        for session in receivers {
+            front.write(shared, kind: .reliable, to: session.id)
+            session.feed.needKeyframe()
+        }
+        // A held world shows its new shape at once: the scene, then its poses (docs/PROTOCOL.md, `pause`).
+        if world.held { broadcastSnapshot(paused: !world.animator.isRunning) }
+    }
+}

@@ -1,0 +1,19 @@
+/// What a room is configured with: the world's size and limits and the rates (the server's flags of README.md
+/// that reach a room; `ServerConfig.roomConfig` makes one).
+///
+/// Guarantees: a plain value, the same for every room of a server, readable from any thread.
+public struct RoomConfig: Sendable {
+    public var worldWidth = 800.0
+    public var worldHeight = 600.0
+    public var tickHz = 60.0
+    public var snapshotHz = 30.0
+    public var maxBodies = 5000
+    /// Every room starts held (docs/PROTOCOL.md, `pause`).
+    public var held = false
+    /// `--record DIR`: each room records itself to `DIR/NAME.ndjson` (nil: no recordings).
+    public var recordDir: String?
+    /// `--hash-every`: ticks between the hash lines of a recording.
+    public var hashEvery: UInt64 = 60
+
+    public init() {}
+}

@@ -1,0 +1,32 @@
+import DynRoom
+import NetProtocol
+
+/// The front's side of a room's output (docs/ARCHITECTURE.md, Rooms and threads): a room addresses bytes to
+/// client ids; the front finds the session and writes to its transport, on the loop thread.
+extension Server: RoomFront {
+    func write(_ bytes: SharedBytes, kind: WriteKind, to client: Int) {
+        sessions[client]?.connection.write(bytes, kind: kind)
+    }
+
+    func flushReplies(of seat: Seat) {
+        if let session = sessions[seat.id] {
+            session.flushReplies()
+        } else {
+            seat.replies.removeAll()
+        }
+    }
+
+    func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
+        sessions[client]?.connection.writePacked(packed, kind: kind) ?? 0
+    }
+
+    func latestStillQueued(client: Int) -> Bool {
+        sessions[client]?.connection.hasQueuedLatestOnly ?? false
+    }
+
+    func ticked(_ n: UInt64) { metrics.ticked(n) }
+
+    func stepped(seconds: Double) { metrics.stepped(seconds: seconds) }
+
+    func sentSnapshot(bytes: Int, clients: Int) { metrics.sentSnapshot(bytes: bytes, clients: clients) }
+}
