@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make fuzz [SECONDS=N] [FUZZ_TARGETS="wire http websocket"]: builds the libFuzzer targets with AddressSanitizer
+# make fuzz [SECONDS=N] [FUZZ_TARGETS="wire packed http websocket"]: builds the libFuzzer targets with AddressSanitizer
 # and runs each for N seconds (default 60):
 #   wire       framing + client decoding + round trips (fuzz/FuzzWire.swift)
+#   packed     the packed frame decoder: hostile frames refused without a change, re-encoding (fuzz/FuzzPacked.swift)
 #   http       the HTTP request path: http-parser and RFC 9112's rules on top, handshake checks (fuzz/FuzzHTTP.swift)
 #   websocket  the WebSocket frame path: a server endpoint on wslay fed a client's bytes (fuzz/FuzzWebSocket.swift)
 #
@@ -12,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECONDS_TO_RUN="${1:-${FUZZ_SECONDS:-60}}"
-TARGETS="${FUZZ_TARGETS:-wire http websocket}"
+TARGETS="${FUZZ_TARGETS:-wire packed http websocket}"
 OUT=.build-fuzz
 SWIFTC="${SWIFTC:-swiftc}"
 mkdir -p "$OUT" fuzz-out
@@ -28,8 +29,11 @@ build() {
     echo "fuzz: building $bin" >&2
     case "$target" in
     wire)
-        "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzWire "${LINKER[@]}" \
+        "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzWire "${LINKER[@]}" "${C_MODULES[@]}" \
             Sources/NetProtocol/Wire/*.swift fuzz/FuzzWire.swift -o "$bin" ;;
+    packed)
+        "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzPacked "${LINKER[@]}" "${C_MODULES[@]}" \
+            Sources/NetProtocol/Wire/*.swift fuzz/FuzzPacked.swift -o "$bin" ;;
     http)
         "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzHTTP "${LINKER[@]}" "${C_MODULES[@]}" \
             Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/WebSocket/WebSocketHandshake.swift fuzz/FuzzHTTP.swift -o "$bin" ;;
@@ -37,7 +41,7 @@ build() {
         "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzWebSocket "${LINKER[@]}" "${C_MODULES[@]}" \
             Sources/NetProtocol/WebSocket/*.swift Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/UV/SharedBytes.swift \
             fuzz/FuzzWebSocket.swift -o "$bin" ;;
-    *) echo "fuzz: unknown target $target (wire, http, websocket)" >&2; exit 2 ;;
+    *) echo "fuzz: unknown target $target (wire, packed, http, websocket)" >&2; exit 2 ;;
     esac
     echo "$bin"
 }

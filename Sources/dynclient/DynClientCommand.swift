@@ -41,7 +41,7 @@ struct DynClientCommand: ParsableCommand {
     @Flag(help: "Headless: keep printing server messages after stdin ends, until the server closes or SIGINT.")
     var follow = false
 
-    @Option(help: "Which world state to receive: full, compact or none (sends subscribe).")
+    @Option(help: "Which world state to receive: full, compact, packed or none (sends subscribe). Headless, packed frames are printed decoded, as snapshot lines.")
     var snapshots: Subscription.Snapshots?
 
     @Flag(help: "Receive contact events (sends subscribe).")
@@ -53,10 +53,10 @@ struct DynClientCommand: ParsableCommand {
         return SubscriptionChange(contacts: contacts ? true : nil, snapshots: snapshots)
     }
 
-    /// The terminal view takes compact frames unless `--snapshots` says otherwise, with `--contacts` too.
+    /// The terminal view takes packed frames unless `--snapshots` says otherwise, with `--contacts` too.
     static func interactiveSubscription(_ flags: SubscriptionChange?) -> SubscriptionChange {
         var change = flags ?? SubscriptionChange()
-        if change.snapshots == nil { change.snapshots = .compact }
+        if change.snapshots == nil { change.snapshots = .packed }
         return change
     }
 
@@ -76,7 +76,7 @@ struct DynClientCommand: ParsableCommand {
             FDWriter.writeAll(2, Array((notice + "\n").utf8))
         }
         let clientName = name ?? environment["USER"] ?? "dynclient"
-        // The terminal view takes compact frames; headless output stays full snapshots, line for line.
+        // The terminal view takes packed frames; headless output stays full snapshots, line for line.
         let link = ServerLink(loop: loop, address: address, name: clientName,
                               token: token, reconnects: !noReconnect, room: room,
                               subscribe: interactive ? Self.interactiveSubscription(subscription) : subscription)

@@ -160,9 +160,9 @@ final class InteractiveApp {
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
             status.scene = scene.name
-        case .snapshot, .frame:
+        case .snapshot, .frame, .packed:
             guard let snapshot = feed.snapshot(from: message) else {
-                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(CompactFeed.keyframeRequest).encoded()) }
+                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(feed.keyframeRequest).encoded()) }
                 return
             }
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
@@ -192,8 +192,11 @@ final class InteractiveApp {
             }
         case let .redirect(redirect):
             // The room lives on another server of the fleet: go there (docs/PROTOCOL.md, A fleet of servers).
-            feedback.notice("room \(redirect.room) is on \(redirect.host):\(redirect.port): following", atMs: loop.nowMs)
-            link.follow(redirect)
+            if link.follow(redirect) {
+                feedback.notice("room \(redirect.room) is on \(redirect.host):\(redirect.port): following", atMs: loop.nowMs)
+            } else {
+                feedback.failed("room \(redirect.room): not following a redirect to \(redirect.host):\(redirect.port) (\(ServerLink.maxRedirects) in a row already)")
+            }
         case let .notice(notice):
             feedback.notice("\(notice.name.isEmpty ? "client \(notice.client)" : notice.name) \(notice.summary)", atMs: loop.nowMs)
         }
@@ -281,6 +284,7 @@ final class InteractiveApp {
         if given == nil { nextID += 1 }
         if case .drag(.begin, _, _, _) = command { pendingDragBegin = id }
         if case .gravity = command { gravityWasOff = world.scene.map { $0.gravity.magnitude == 0 } ?? false }
+        if case let .join(room, _, roomToken) = command { link.joining(room, token: roomToken) }
         if case .drag = command {} else { feedback.commandSent() }
         pending[id] = command
         link.send(ClientMessage(id: id, command).encoded())

@@ -233,6 +233,10 @@ extension EndToEnd {
             _ = probe.join()
             #expect(try probe.joinAnswer("lab", id: 2)?.redirect != nil, "owned elsewhere before the SIGTERM")
             owner.signal(SIGTERM)
+            // The drain: the owner is not ready any more, its member is told `bye` with reason draining once
+            // --drain-s (1 s here) passes, and it exits 0.
+            #expect(waitUntil(timeout: 5) { (try? HTTPReply.get(port: try #require(owner.httpPort), "/readyz"))??.status == 503 })
+            #expect(maker.waitFor(timeout: 10) { if case .bye(let reason) = $0 { reason == "draining" } else { false } } != nil)
             #expect(owner.waitForExit(timeout: 10) == 0)
             // No waiting for the lease to run out: the very next join takes the room, with its state.
             let answer = try #require(try probe.joinAnswer("lab", id: 3))

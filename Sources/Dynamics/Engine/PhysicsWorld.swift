@@ -138,6 +138,9 @@ struct PhysicsWorld {
     var maxBodyReach = 0.0
     /// Per slot: a bullet this step.
     var isBullet: [Bool] = []
+    /// The longest motion of a bullet this step when there are two or more (0 otherwise): how far the bullet
+    /// sweeps look beyond their own swept boxes for another bullet.
+    var bulletReach = 0.0
     /// Bodies the last step's continuous stage stopped at a time of impact (for tests and profiles).
     var continuousStopsLastStep = 0
     var pairs: [ProxyPair] = []
