@@ -14,6 +14,7 @@ build: bootstrap
 	$(SWIFT) build
 
 release: bootstrap
+	@scripts/why-build.sh .build/release
 	$(SWIFT) build -c release
 
 ## make run: release build, a server on 127.0.0.1:$(PORT) in the background, a terminal client in front.

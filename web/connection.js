@@ -173,7 +173,7 @@ function arrivedIn(room) {
 function applyScene(m) {
   dyn.scene = m; dyn.bodies = new Map(m.bodies.map(b => [b.id, b]));
   setStatusData("scene", m.name); el("scenes").value = m.name;
-  el("caption").textContent = m.caption || "";
+  setCaption(m.caption || "");
   el("collision").value = m.collision_mode;
   el("gravity").value = gravityName(m.gravity);
   // A selection the new structure does not have is dropped, never sent again.
