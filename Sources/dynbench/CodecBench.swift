@@ -2,7 +2,8 @@ import ArgumentParser
 import NetProtocol
 
 /// `dynbench codec`: times `SnapshotEncoder` on an N-body snapshot and framing + decoding of a realistic mix
-/// of client command lines, printing one JSON line with medians.
+/// of client command lines, and (unless `--no-sizes`) measures bytes per moving body of full, compact and
+/// packed frames in three scenes (`WireSizes`), printing one JSON line.
 struct CodecBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codec",
@@ -20,15 +21,32 @@ struct CodecBench: ParsableCommand {
     @Option(help: "Command lines per decode batch.")
     var batchLines = 1000
 
+    @Flag(help: "Skip the bytes per moving body of full, compact and packed frames (which start a dynserver).")
+    var noSizes = false
+
+    @Option(help: "The dynserver binary for the sizes (default: next to dynbench).")
+    var serverPath: String?
+
+    @Option(help: "Encodes of each recorded frame sequence, for the compact and packed encode times.")
+    var encodeRounds = 20
+
     func run() throws {
         guard bodies > 0, encodes > 0, batches > 0, batchLines > 0 else {
             throw ValidationError("every count must be positive")
         }
         let encode = measureEncode()
         let decode = try measureDecode()
+        var sizes = ""
+        if !noSizes {
+            let results = try WireSizes.scenarios().map {
+                try WireSizes.run($0, serverPath: serverPath, encodeRounds: encodeRounds).json($0.name)
+            }
+            sizes = ",\"sizes\":{" + results.joined(separator: ",") + "}"
+        }
         print(#"{"bench":"codec","snapshot_bodies":\#(bodies),"encode_us_median":\#(format(encode.median)),"#
             + #""encode_us_p99":\#(format(encode.p99)),"snapshot_bytes":\#(encode.bytes),"#
-            + #""decode_lines_per_s":\#(Int(decode.linesPerSecond)),"decode_ns_per_line_median":\#(format(decode.median))}"#)
+            + #""decode_lines_per_s":\#(Int(decode.linesPerSecond)),"decode_ns_per_line_median":\#(format(decode.median))"#
+            + sizes + "}")
     }
 
     /// Microseconds per encode (median, p99) and the line's size.
@@ -120,7 +138,7 @@ struct CodecBench: ParsableCommand {
 }
 
 /// A small deterministic generator so every run encodes the same snapshot.
-private struct SplitMix {
+struct SplitMix {
     var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -39,6 +39,15 @@ struct Feedback: Sendable {
         result = nil
     }
 
+    /// Another room: its notices, ring, highlight and flashes were about the room left, so they go (the
+    /// answer in the message bar stays: it says the join happened).
+    mutating func roomChanged() {
+        notices.removeAll()
+        ring = nil
+        highlight = nil
+        flashes.removeAll()
+    }
+
     mutating func succeeded(_ text: String, atMs now: UInt64) {
         result = Result(text: text, isError: false, untilMs: now + Self.okMs)
     }

@@ -11,7 +11,9 @@ import NetProtocol
 /// stderr with its line number and skipped; `--linger` ms after stdin has ended and every line has been
 /// handled, the client exits 0, unless `follow`: then it keeps printing until the server closes the
 /// connection (exit 0) or a signal arrives. With `--no-reconnect`, losing the server exits 1 (a follower
-/// whose input has ended exits 0: the server closing is how following ends).
+/// whose input has ended exits 0: the server closing is how following ends). Packed frames are the one
+/// exception to "as received": each is decoded and printed as the `snapshot` line of the state it describes
+/// (docs/PROTOCOL.md, "packed"), so scripts see what a packed client sees.
 final class HeadlessApp {
     private let loop: EventLoop
     private let link: ServerLink
@@ -28,6 +30,7 @@ final class HeadlessApp {
     private var watchers: [SignalWatcher] = []
     private var exitCode: Int32 = 0
     private var finished = false
+    private var packed = PackedApplier()
 
     static let pollIntervalMs: UInt64 = 10
 
@@ -60,6 +63,11 @@ final class HeadlessApp {
 
     private func serverLine(_ line: UnsafeRawBufferPointer) {
         var bytes = [UInt8](line)
+        if bytes.starts(with: Self.welcomePrefix) { packed.reset() }
+        if bytes.starts(with: Self.packedPrefix) {
+            guard let decoded = decodePacked(line) else { return }
+            bytes = decoded
+        }
         // A join's ack (docs/PROTOCOL.md, Rooms): a reconnect returns to that room, with its token.
         if bytes.starts(with: Self.ackPrefix), case let .ack(_, fields)? = ServerMessage.decode(line),
            let room = fields.first(where: { $0.0 == "room" })?.1.string {
@@ -74,6 +82,30 @@ final class HeadlessApp {
     }
 
     private static let redirectPrefix = Array(#"{"type":"redirect""#.utf8)
+
+    private static let welcomePrefix = Array(#"{"type":"welcome""#.utf8)
+
+    private static let packedPrefix = Array(#"{"type":"packed""#.utf8)
+
+    /// The `snapshot` line (without its newline) of a `packed` line applied to the state held; nil, with the
+    /// reason on stderr and a keyframe asked for, when it does not decode.
+    private func decodePacked(_ line: UnsafeRawBufferPointer) -> [UInt8]? {
+        do throws(PackedDecodeError) {
+            guard case let .packed(_, data)? = ServerMessage.decode(line) else {
+                throw PackedDecodeError("the packed line is not JSON with a tick and base64 data")
+            }
+            let snapshot = try packed.apply(data)
+            // Written as a full snapshot writes it: positions to 1/100 pt, angles to 1/1000 rad.
+            var encoded = ServerMessage.snapshot(snapshot).encoded()
+            if encoded.last == 0x0A { encoded.removeLast() }
+            return encoded
+        } catch {
+            FDWriter.writeAll(2, Array("dynclient: packed frame refused (\(error)); asking for a keyframe\n".utf8))
+            packed.reset()
+            link.send(ClientMessage(.subscribe(SubscriptionChange(snapshots: .packed))).encoded())
+            return nil
+        }
+    }
 
     private static let ackPrefix = Array(#"{"type":"ack""#.utf8)
 

@@ -290,6 +290,11 @@ struct Interaction {
     }
 
     /// The server created the field `f` asked for.
+    /// The server spawned item `id` for this client: it is the selection now (`n` then `e` edits it).
+    mutating func spawned(_ id: Int, world: WorldModel) {
+        if world.bodiesByID[id] != nil { selected = id }
+    }
+
     mutating func placedField(_ id: Int) {
         if placed != nil { placed?.field = id }
     }

@@ -34,6 +34,8 @@ final class InteractiveApp {
     private var watchers: [SignalWatcher] = []
     private var nextID = 1
     private var pendingDragBegin: MessageID?
+    /// The world had no gravity when the last `gravity` command was sent (its answer says it turned it on).
+    private var gravityWasOff = false
     private var reconnect: (atMs: UInt64, attempt: Int, reason: String)?
     private var exitCode: Int32 = 0
     private var finished = false
@@ -117,11 +119,18 @@ final class InteractiveApp {
 
     private func linkUp() {
         status.connection = .connecting
-        status.readOnly = false
+        status.readOnly = nil
         reconnect = nil
         nextID = 1
         pendingDragBegin = nil
         pending.removeAll()
+    }
+
+    /// This client is in another room now: what the last one showed (notices, rings, flashes, a read-only
+    /// state) is not about this one.
+    private func enteredAnotherRoom() {
+        feedback.roomChanged()
+        status.readOnly = nil
     }
 
     private func linkDown(_ down: ServerLink.Down) {
@@ -139,6 +148,7 @@ final class InteractiveApp {
         switch message {
         case let .welcome(welcome):
             world.apply(welcome: welcome)
+            if welcome.room != status.room { enteredAnotherRoom() }
             status.room = welcome.room
             link.markHealthy()
             status.connection = .connected
@@ -150,9 +160,9 @@ final class InteractiveApp {
             interaction.sceneChanged(world: world)
             status.items = scene.bodies.count
             status.scene = scene.name
-        case .snapshot, .frame:
+        case .snapshot, .frame, .packed:
             guard let snapshot = feed.snapshot(from: message) else {
-                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(CompactFeed.keyframeRequest).encoded()) }
+                if feed.needsKeyframe, link.isConnected { link.send(ClientMessage(feed.keyframeRequest).encoded()) }
                 return
             }
             world.apply(snapshot: snapshot, arrivalMs: loop.nowMs)
@@ -167,6 +177,7 @@ final class InteractiveApp {
             answered(error: error)
         case let .ack(id, fields):
             if let room = fields.first(where: { $0.0 == "room" })?.1.string {
+                if room != status.room { enteredAnotherRoom() }
                 status.room = room
                 link.setRoom(room, token: fields.first { $0.0 == "room_token" }?.1.string)
             }
@@ -181,8 +192,11 @@ final class InteractiveApp {
             }
         case let .redirect(redirect):
             // The room lives on another server of the fleet: go there (docs/PROTOCOL.md, A fleet of servers).
-            feedback.notice("room \(redirect.room) is on \(redirect.host):\(redirect.port): following", atMs: loop.nowMs)
-            link.follow(redirect)
+            if link.follow(redirect) {
+                feedback.notice("room \(redirect.room) is on \(redirect.host):\(redirect.port): following", atMs: loop.nowMs)
+            } else {
+                feedback.failed("room \(redirect.room): not following a redirect to \(redirect.host):\(redirect.port) (\(ServerLink.maxRedirects) in a row already)")
+            }
         case let .notice(notice):
             feedback.notice("\(notice.name.isEmpty ? "client \(notice.client)" : notice.name) \(notice.summary)", atMs: loop.nowMs)
         }
@@ -198,8 +212,12 @@ final class InteractiveApp {
         }
         let what = command.map { $0.typeName + ": " } ?? ""
         switch error.code {
+        case .forbidden where error.message.contains("plays a recording"):
+            // No token helps in a room that plays a recording (docs/PROTOCOL.md, Replay).
+            status.readOnly = "replay"
+            feedback.failed("\(what)forbidden: this room plays a recording: watch it (read-only)")
         case .forbidden:
-            status.readOnly = true
+            status.readOnly = "admin token needed"
             feedback.failed("\(what)forbidden: this needs the admin token (start dynclient with --token ADMIN)")
         case .unauthorized:
             feedback.failed("unauthorized: this server needs a token (--token T, or :hello token=T)")
@@ -220,13 +238,19 @@ final class InteractiveApp {
             status.connection = .connected
             feedback.succeeded("hello: welcome in", atMs: loop.nowMs)
         case let .spawn(shape, _, _, _, _, _, _, _, _):
+            // What you spawned is selected: `n` then `e` edits it.
+            if let body { interaction.spawned(body, world: world) }
             feedback.succeeded("spawned \(shape.wireName) #\(body.map(String.init) ?? "?")", atMs: loop.nowMs)
         case let .scene(name): feedback.succeeded("loaded \(name)", atMs: loop.nowMs)
         case let .collision(mode): feedback.succeeded("collision mode \(mode.rawValue)", atMs: loop.nowMs)
         case .gravity:
             // The scene with the new gravity came before this ack.
             let now = world.scene.map { StatusLine.describe($0.gravity) } ?? "gravity changed"
-            feedback.succeeded("\(now): ok", atMs: loop.nowMs)
+            if gravityWasOff {
+                feedback.succeeded("gravity was off: turned on, \(now) (:gravity off turns it off)", atMs: loop.nowMs)
+            } else {
+                feedback.succeeded("\(now): ok", atMs: loop.nowMs)
+            }
         case let .remove(removed): feedback.succeeded("removed #\(removed)", atMs: loop.nowMs)
         case let .set(changed, _): feedback.succeeded("set #\(changed)", atMs: loop.nowMs)
         case let .field(kind, _):
@@ -259,6 +283,8 @@ final class InteractiveApp {
         let id = given ?? MessageID.number(String(nextID))
         if given == nil { nextID += 1 }
         if case .drag(.begin, _, _, _) = command { pendingDragBegin = id }
+        if case .gravity = command { gravityWasOff = world.scene.map { $0.gravity.magnitude == 0 } ?? false }
+        if case let .join(room, _, roomToken) = command { link.joining(room, token: roomToken) }
         if case .drag = command {} else { feedback.commandSent() }
         pending[id] = command
         link.send(ClientMessage(id: id, command).encoded())

@@ -9,6 +9,9 @@ import NetProtocol
 /// reconnecting on a new attempt follows after the `ReconnectBackoff` delay (reset by `markHealthy()`,
 /// which the owner calls when a `welcome` arrives); `send` drops bytes while no connection is up (the caller
 /// knows from `isConnected`); `shutdown()` closes everything and nothing is called back afterwards.
+/// Redirects (docs/PROTOCOL.md, A fleet of servers): at most `maxRedirects` are followed in a row (a join
+/// acknowledged ends the row), each keeping the room's token; a link that followed one goes back to the
+/// address it started from when the owner's connection ends, so the fleet can send it to the room's new owner.
 final class ServerLink {
     /// Why the link went down and what happens next.
     struct Down {
@@ -21,6 +24,15 @@ final class ServerLink {
     let loop: EventLoop
     /// The server; a `redirect` changes it (`follow`).
     private(set) var address: SocketAddress
+    /// The address the link started from, where it goes back when a server it was redirected to goes away.
+    let origin: SocketAddress
+    /// Redirects followed since the last acknowledged join.
+    private(set) var redirectsInARow = 0
+    static let maxRedirects = 3
+    /// Whether `address` is one a redirect gave (not `origin`).
+    private(set) var redirected = false
+    /// The room token of the last `join` sent, for the redirect that may answer it.
+    private var joinToken: (room: String, token: String)?
     private(set) var hello: [UInt8]
     private let name: String?
     private let subscribe: SubscriptionChange?
@@ -44,6 +56,7 @@ final class ServerLink {
          room: String? = nil, subscribe: SubscriptionChange? = nil) {
         self.loop = loop
         self.address = address
+        self.origin = address
         self.reconnects = reconnects
         self.name = name
         self.subscribe = subscribe
@@ -70,6 +83,11 @@ final class ServerLink {
     /// The room the server put this client in (a `join` ack): reconnects go back there, with its token when
     /// one was given (so the creator stays admin in it).
     func setRoom(_ room: String, token roomToken: String?) {
+        redirectsInARow = 0
+        changeRoom(room, token: roomToken)
+    }
+
+    private func changeRoom(_ room: String, token roomToken: String?) {
         if room != self.room { self.roomToken = nil }
         self.room = room
         if let roomToken { self.roomToken = roomToken }
@@ -78,14 +96,24 @@ final class ServerLink {
 
     func start() { connect() }
 
+    /// A `join` is being sent with a room token: a redirect answering it carries the token along.
+    func joining(_ room: String, token: String?) {
+        joinToken = token.map { (room, $0) }
+    }
+
     /// A `redirect` (docs/PROTOCOL.md, A fleet of servers): the room lives on another server of the fleet;
-    /// the link leaves this one and connects there at once, its hello asking for the room. False when the
-    /// redirect's address is not one to connect to.
+    /// the link leaves this one and connects there at once, its hello asking for the room (with the room's
+    /// token, when it has one). False when the redirect's address is not one to connect to, or when
+    /// `maxRedirects` were followed in a row already (a loop between servers that disagree).
     @discardableResult
-    func follow(_ redirect: Redirect) -> Bool {
-        guard !stopped, let target = try? SocketAddress(host: redirect.host, port: redirect.port) else { return false }
+    func follow(_ redirect: Redirect, roomToken: String? = nil) -> Bool {
+        guard !stopped, redirectsInARow < Self.maxRedirects,
+              let target = try? SocketAddress(host: redirect.host, port: redirect.port) else { return false }
+        redirectsInARow += 1
         address = target
-        setRoom(redirect.room, token: nil)
+        redirected = true
+        let carried = roomToken ?? joinToken.flatMap { $0.room == redirect.room ? $0.token : nil }
+        changeRoom(redirect.room, token: carried)
         isConnected = false
         connection?.close()
         connection = nil
@@ -167,6 +195,13 @@ final class ServerLink {
         guard reconnects else {
             onDown?(Down(reason: reason, retryInMs: nil, attempt: backoff.attempt))
             return
+        }
+        // A server the fleet redirected to went away: back to where the link started, which knows (or will
+        // know, once the lease lapses) the room's new owner and redirects there.
+        if redirected {
+            address = origin
+            redirected = false
+            redirectsInARow = 0
         }
         let delay = backoff.nextDelayMs()
         onDown?(Down(reason: reason, retryInMs: delay, attempt: backoff.attempt))

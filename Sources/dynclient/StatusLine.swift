@@ -39,8 +39,9 @@ struct StatusInfo: Equatable, Sendable {
     var bufferMs: Double?
     /// Snapshots received during the last full second.
     var snapshotRate = 0
-    /// The server refused a structural command: this client lacks the admin token.
-    var readOnly = false
+    /// Why the server refuses this client's structural commands, once it did: `admin token needed`, or
+    /// `replay` in a room that plays a recording (no token helps there); nil while nothing was refused.
+    var readOnly: String?
 }
 
 /// Formats the status line (docs/ARCHITECTURE.md, dynclient).
@@ -48,11 +49,12 @@ struct StatusInfo: Equatable, Sendable {
 /// Guarantees: the connection state always comes first (`connected`, `connecting`, `reconnecting in 2.3 s`,
 /// `unauthorized: give --token`), then, in this order of importance, the room (when known and not `main`:
 /// docs/PROTOCOL.md, Rooms), the scene name,
-/// `read-only: admin token needed` once the server refused a structural command, `running` / `at rest` /
-/// `held`, the tick (`tick 1234`, or `at rest since tick 1200`, which stands still as the words say),
-/// clients, the selection, ping, the buffer delay and the snapshot rate, separated by ` | `; when the
-/// width is short the least important fields go first, so at 80 columns the state and the scene always
-/// show; the result is exactly `width` characters (cut or padded with spaces).
+/// `read-only: admin token needed` (or `read-only: replay`) once the server refused a structural command,
+/// `running` / `at rest` / `held`, the tick (`tick 1234`, or `at rest since tick 1200`, which stands still
+/// as the words say), clients, the selection, ping, the buffer delay, the snapshot rate and the items,
+/// separated by ` | `; when the width is short whole fields go, the least important first, never a word
+/// cut in half, so at 80 columns the state and the scene always show; only the connection state itself is
+/// cut when the terminal is narrower than it; the result is exactly `width` characters.
 enum StatusLine {
     static func text(_ info: StatusInfo, width: Int) -> String {
         var fields: [String] = []
@@ -65,7 +67,7 @@ enum StatusLine {
         // `main` is where every client is that never asked for a room: it is not news (docs/PROTOCOL.md, Rooms).
         if let room = info.room, room != "main" { fields.append("room \(room)") }
         fields.append("scene \(info.scene ?? "-")")
-        if info.readOnly, info.connection.isConnected { fields.append("read-only: admin token needed") }
+        if let reason = info.readOnly, info.connection.isConnected { fields.append("read-only: \(reason)") }
         if info.connection.isConnected {
             let tick = info.tick.map(String.init) ?? "-"
             switch info.motion {
@@ -83,19 +85,13 @@ enum StatusLine {
             fields.append("ping \(info.pingMs.map { format($0, decimals: $0 < 10 ? 1 : 0) } ?? "-") ms")
             if let buffer = info.bufferMs { fields.append("buf \(format(buffer, decimals: 0)) ms") }
             fields.append("\(info.snapshotRate) snap/s")
-            fields.append("\(info.items) items")
+            fields.append("\(info.items) item\(info.items == 1 ? "" : "s")")
         }
-        // Fields that do not fit go, least important first; the last one kept may be cut (marked `~`) when
-        // at least a few characters of it still fit.
+        // The fields are in order of importance: the first one that does not fit goes with all after it.
         var line = " " + fields[0]
         for field in fields.dropFirst() {
-            let room = width - line.unicodeScalars.count - 3
-            if field.unicodeScalars.count <= room {
-                line += " | " + field
-            } else {
-                if room >= 8 { line += " | " + String(String.UnicodeScalarView(field.unicodeScalars.prefix(room - 1))) + "~" }
-                break
-            }
+            guard line.unicodeScalars.count + 3 + field.unicodeScalars.count <= width else { break }
+            line += " | " + field
         }
         return fit(line, width: width)
     }

@@ -2,14 +2,16 @@ import Logging
 import NetProtocol
 
 /// The Agones SDK's REST API, spoken to the SDK sidecar on localhost (`AGONES_SDK_HTTP_PORT`, docs/DEPLOY.md):
-/// `POST /ready` once the server listens, `POST /health` every 2 s while `GET /healthz` would say 200, a
-/// `rooms` label (`PUT /metadata/label`, the number of loaded rooms) whenever it changes, and `POST /shutdown`
-/// after the SIGTERM drain.
+/// `POST /ready` once the server listens, `POST /health` every 2 s while `GET /healthz` (liveness, never
+/// Redis) would say 200, `POST /allocate` when the first client arrives and `POST /ready` again when the last
+/// one leaves (so scale-down and rolling updates never take a server with players), a `rooms` label
+/// (`PUT /metadata/label`) and a `rooms` Counter (`PATCH /v1beta1/counters/rooms`, count = loaded rooms,
+/// capacity = `--max-rooms`) whenever they change, and `POST /shutdown` after the SIGTERM drain.
 ///
 /// Guarantees: a call the sidecar does not answer (not up yet, restarting) is retried quietly on the next
-/// 2-second round (`ready` and the label until they succeed; one line in the log, not one per try); nothing
-/// blocks the loop (LoopHTTPClient); `shutdown()` sends `POST /shutdown`, waits at most 2 s for it, then
-/// closes every handle it opened.
+/// 2-second round (`ready`, `allocate`, the label and the Counter until they succeed; one line in the log,
+/// not one per try); nothing blocks the loop (LoopHTTPClient); `shutdown()` sends `POST /shutdown`, waits at
+/// most 2 s for it, then closes every handle it opened.
 final class AgonesSDK {
     static let periodMs: UInt64 = 2000
     private let base: String
@@ -19,12 +21,20 @@ final class AgonesSDK {
     /// What the server says about its health (nil: healthy), and how many rooms it holds.
     private let problem: () -> String?
     private let roomCount: () -> Int
+    private let members: () -> Int
+    private let capacity: Int
     private var ready = false
+    /// Whether the sidecar was last told Allocated (true) or Ready (false).
+    private var allocated = false
     private var labelled: Int?
+    private var counted: Int?
     private var warned = false
     private var stopping = false
 
-    init(loop: EventLoop, port: Int, log: Logger, problem: @escaping () -> String?, roomCount: @escaping () -> Int) throws {
+    init(loop: EventLoop, port: Int, log: Logger, problem: @escaping () -> String?, roomCount: @escaping () -> Int,
+         capacity: Int, members: @escaping () -> Int) throws {
+        self.members = members
+        self.capacity = capacity
         base = "http://127.0.0.1:\(port)"
         http = try LoopHTTPClient(loop: loop)
         timer = try UVTimer(loop: loop)
@@ -33,7 +43,7 @@ final class AgonesSDK {
         self.roomCount = roomCount
     }
 
-    /// Starts the rounds: `ready` at once, then every 2 s health and the label.
+    /// Starts the rounds: `ready` at once, then every 2 s health, allocation, the label and the Counter.
     func start() throws {
         try timer.start(afterMs: 0, repeatMs: Self.periodMs) { [unowned self] in self.round() }
     }
@@ -55,6 +65,20 @@ final class AgonesSDK {
         if rooms != labelled {
             call("PUT", "/metadata/label", json: #"{"key":"rooms","value":"\#(rooms)"}"#) { [unowned self] ok in
                 if ok { self.labelled = rooms }
+            }
+        }
+        if rooms != counted {
+            call("PATCH", "/v1beta1/counters/rooms", json: #"{"count":\#(rooms),"capacity":\#(capacity)}"#) { [unowned self] ok in
+                if ok { self.counted = rooms }
+            }
+        }
+        let playing = members() > 0
+        if playing != allocated {
+            call("POST", playing ? "/allocate" : "/ready") { [unowned self] ok in
+                if ok {
+                    self.allocated = playing
+                    self.log.notice("agones: \(playing ? "allocated (clients connected)" : "ready (no client left)")")
+                }
             }
         }
     }

@@ -10,6 +10,8 @@ import NetProtocol
 protocol ClientTransport: AnyObject {
     /// Queues one or more complete protocol messages (each ending in `"\n"`).
     func write(_ bytes: SharedBytes, kind: WriteKind)
+    /// Queues one packed frame (docs/PROTOCOL.md, "packed") in this transport's shape; returns the bytes queued.
+    @discardableResult func writePacked(_ packed: PackedOutput, kind: WriteKind) -> Int
     /// Bytes queued but not yet written to the peer.
     var pendingBytes: Int { get }
     /// True while a `latestOnly` write waits unsent (the next one replaces it, so the peer never gets it).
@@ -33,6 +35,13 @@ protocol ClientTransport: AnyObject {
 extension ClientTransport {
     func write(_ bytes: [UInt8], kind: WriteKind = .reliable) { write(SharedBytes(bytes), kind: kind) }
     func write(_ bytes: SharedBytes) { write(bytes, kind: .reliable) }
+
+    /// A stream of lines gets a `packed` line: the frame in base64.
+    @discardableResult func writePacked(_ packed: PackedOutput, kind: WriteKind) -> Int {
+        let line = packed.line
+        write(line, kind: kind)
+        return line.count
+    }
 }
 
 extension TCPConnection: ClientTransport {

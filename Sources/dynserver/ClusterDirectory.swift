@@ -376,7 +376,7 @@ final class ClusterDirectory {
 
     /// Whether joining `name` needs the directory first: a valid room other than `main`, not loaded here.
     func mustClaim(_ name: String?) -> Bool {
-        guard let name, name != Room.mainName, RoomName.isValid(name), !stopping else { return false }
+        guard let name, name != Room.mainName, RoomName.isValid(name), !stopping, !server.draining else { return false }
         return server.rooms[name] == nil && claimed[name] == nil
     }
 

@@ -169,6 +169,11 @@ final class HTTPFrontEnd {
                                           body: Array(server.metricsText().utf8)),
                     headOnly: head.method == "HEAD", counted: true)
             return
+        case "/rooms" where server.config.token != nil && !TokenComparison.matches(head.bearerToken ?? head.queryParameter("token"), server.config.token):
+            // The list needs the token the `rooms` command needs (docs/PROTOCOL.md, Security).
+            var refused = HTTPResponse(status: 401, text: "GET /rooms needs the server's token: ?token=TOKEN or Authorization: Bearer TOKEN\n")
+            refused.headers.append(("WWW-Authenticate", "Bearer"))
+            response = refused
         case "/rooms":
             response = HTTPResponse(status: 200, contentType: "application/json", body: server.roomsJSON())
         case _ where path.hasPrefix("/r/") && server.cluster?.ownerPage(of: String(path.dropFirst(3))) != nil:

@@ -16,7 +16,7 @@ struct HTTPResponse {
     }
 
     /// Every status this server answers with, so `/metrics` can show each from zero.
-    static let statuses = [101, 200, 307, 400, 404, 405, 413, 426, 431, 501, 503, 505]
+    static let statuses = [101, 200, 307, 400, 401, 404, 405, 413, 426, 431, 501, 503, 505]
 
     static func reason(_ status: Int) -> String {
         switch status {
@@ -24,6 +24,7 @@ struct HTTPResponse {
         case 200: return "OK"
         case 307: return "Temporary Redirect"
         case 400: return "Bad Request"
+        case 401: return "Unauthorized"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
         case 413: return "Content Too Large"

@@ -14,12 +14,21 @@ extension Server {
 
 extension HTTPRequestHead {
     /// The `room` parameter of the query string (`/ws?room=lab`), nil when there is none.
-    var queryRoom: String? {
+    var queryRoom: String? { queryParameter("room") }
+
+    /// A parameter of the query string, as sent (nil when there is none).
+    func queryParameter(_ name: String) -> String? {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
-        for pair in parts[1].split(separator: "&") where pair.hasPrefix("room=") {
-            return String(pair.dropFirst(5))
+        for pair in parts[1].split(separator: "&") where pair.hasPrefix(name + "=") {
+            return String(pair.dropFirst(name.count + 1))
         }
         return nil
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header.
+    var bearerToken: String? {
+        guard let value = header("Authorization"), value.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(value.dropFirst(7).drop { $0 == " " })
     }
 }

@@ -17,7 +17,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The recording (DIR/ROOM.ndjson written by --record).") var file: String
     @Flag(name: .customLong("validate"), help: "Exit with status 1 when the replay diverges from the recording's hashes.")
     var exitOnDivergence = false
-    @Option(help: "Stop at this tick of the recording's own clock.") var until: UInt64?
+    @Option(help: "Stand at this tick of the recording's own clock: the lines up to it, then the ticks up to it.") var until: UInt64?
     @Flag(help: "Start a server and play the recording into its room replay for clients to watch.") var serve = false
     @Option(help: "With --serve: times real time (0.01...1000).") var speed: Double = 1
     @Argument(parsing: .allUnrecognized, help: "With --serve: the server's flags.") var serverFlags: [String] = []
@@ -59,6 +59,9 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             StandardError.line("dynserver replay: \(error)")
             throw ExitCode(2)
+        }
+        if let cut = recording.cut {
+            StandardError.line("dynserver replay: \(cut): a partial last line (the recording was cut short): replaying up to it")
         }
         if serve {
             let server = try DynServerCommand.parse(ReplayCommand.serverArguments(CommandLine.arguments, file: file))

@@ -59,11 +59,17 @@ final class ReplayPlayer {
     /// One step of the replay: the next entry when it is due at the room's tick (in a held room, whatever its
     /// tick says: a held room's tick moves only by `step`), else one fixed tick. Returns the ticks it took
     /// (0 for a command but `step`, which takes its ticks), or nil once the recording is done or the next
-    /// entry lies beyond `until`.
+    /// entry lies beyond `until`. With `until` T the room stands at tick T at the end: the fixed ticks up to
+    /// T run even past the last entry (not in a held room, whose tick only `step` moves).
     func advance(until: UInt64? = nil) -> UInt64? {
-        guard next < recording.entries.count else { return nil }
+        guard next < recording.entries.count, until.map({ recording.entries[next].tick <= $0 }) ?? true else {
+            if let until, room.tick < until, !room.world.held {
+                runTick()
+                return 1
+            }
+            return nil
+        }
         let entry = recording.entries[next]
-        if let until, entry.tick > until { return nil }
         if entry.tick <= room.tick {
             next += 1
             return play(entry)

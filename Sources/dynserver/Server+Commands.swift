@@ -101,8 +101,8 @@ extension Server {
             session.reply(.error(ProtocolError(.protocolMismatch, "this server speaks protocol 1, not \(version)", id: id)))
             return
         }
-        let isAdminToken = config.adminToken != nil && token == config.adminToken
-        if let required = config.token, !session.authorized, token != required, !isAdminToken {
+        let isAdminToken = TokenComparison.matches(token, config.adminToken)
+        if let required = config.token, !session.authorized, !TokenComparison.matches(token, required), !isAdminToken {
             session.reply(.error(ProtocolError(.unauthorized, token == nil ? "this server needs a token" : "wrong token", id: id)))
             return
         }

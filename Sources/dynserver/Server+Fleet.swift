@@ -21,7 +21,8 @@ extension Server {
         }
         if let port = config.agonesPort {
             let sdk = try AgonesSDK(loop: loop, port: port, log: log, problem: { [unowned self] in self.healthProblem },
-                                    roomCount: { [unowned self] in self.rooms.count })
+                                    roomCount: { [unowned self] in self.rooms.count }, capacity: config.maxRooms,
+                                    members: { [unowned self] in self.memberCount })
             agones = sdk
             try sdk.start()
         }
@@ -44,8 +45,35 @@ extension Server {
     /// draining, the loop late, or, in a fleet, Redis not answering.
     var readinessProblem: String? {
         if shuttingDown { return "shutting down" }
+        if draining { return "draining" }
         if let late = loopHealth?.problem { return late }
         return cluster?.problem
+    }
+
+    /// Whether the first SIGTERM drains instead of shutting down at once: in a fleet or under Agones, where
+    /// an orchestrator sends it for scale-down and rolling updates (docs/DEPLOY.md, The drain).
+    var drainsOnSigterm: Bool { config.cluster != nil || config.agonesPort != nil }
+
+    /// Clients connected now: players, for the drain and for Agones' Allocated.
+    var memberCount: Int { sessions.count }
+
+    /// SIGTERM's drain: readiness says `draining`, no room is created, restored or claimed here, the rooms
+    /// keep running until no client is left or `--drain-s` has passed; then the shutdown saves and releases
+    /// every room and tells the clients still here `bye` with reason `draining`.
+    func drain() {
+        guard !draining, !shuttingDown else { return }
+        draining = true
+        log.notice("draining (SIGTERM): no new rooms; \(memberCount) clients, rooms run until they leave or \(config.drainS) s pass (--drain-s)")
+        let started = loop.nowMs
+        let limitMs = UInt64(config.drainS * 1000)
+        guard let timer = try? UVTimer(loop: loop) else { return shutdown(reason: "SIGTERM") }
+        drainTimer = timer
+        try? timer.start(afterMs: 0, repeatMs: 100) { [unowned self] in
+            let waited = self.loop.nowMs &- started
+            if self.memberCount == 0 || waited >= limitMs {
+                self.shutdown(reason: self.memberCount == 0 ? "SIGTERM, drained" : "SIGTERM, --drain-s passed")
+            }
+        }
     }
 
     /// Drops a loaded room without saving it (its lease belongs to another server now).

@@ -8,8 +8,9 @@ import NetProtocol
 /// Guarantees: the room is created before the server prints that it listens, so a client that joins `replay`
 /// at once watches the recording from its start; the beat never steps it (the player does, on its own timer
 /// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; it is never
-/// unloaded; when the recording ends (or reaches `--until`) the room stays still with its last state and the
-/// log says how the replay went.
+/// unloaded; when the recording ends (or reaches `--until`) the room stays still with its last state, held
+/// (watchers see `held`), its watchers get the notice `replay finished at tick T`, and the log says how the
+/// replay went.
 extension Server {
     static let replayRoomName = "replay"
 
@@ -62,6 +63,15 @@ extension Server {
             timer.close()
             let summary = player.summary(seconds: elapsed)
             self.log.notice("replay finished: \(summary)")
+            // Watchers see that it finished: the room is held (their status says `held`, not `running`) and
+            // those who take notices get one saying so.
+            room.world.held = true
+            room.broadcastSnapshot(paused: true)
+            let notice = SharedBytes(ServerMessage.notice(Notice(client: 0, name: "replay", command: "replay",
+                                                                 summary: "replay finished at tick \(room.tick)")).encoded())
+            for seat in room.receivers where seat.subscription.notices {
+                room.front.write(notice, kind: .reliable, to: seat.id)
+            }
         }
     }
 }

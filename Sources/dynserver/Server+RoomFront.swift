@@ -16,6 +16,10 @@ extension Server: RoomFront {
         }
     }
 
+    func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
+        sessions[client]?.connection.writePacked(packed, kind: kind) ?? 0
+    }
+
     func latestStillQueued(client: Int) -> Bool {
         sessions[client]?.connection.hasQueuedLatestOnly ?? false
     }

@@ -48,11 +48,14 @@ extension Server {
             return .failure(ProtocolError(.badValue, "unknown scene \"\(scene)\" (known: \(Scenes.names.joined(separator: ", ")))"))
         }
         if let room = rooms[name] {
-            return .success(JoinPlan(target: .loaded(room), roomAdmin: roomToken != nil && roomToken == room.roomToken))
+            return .success(JoinPlan(target: .loaded(room), roomAdmin: TokenComparison.matches(roomToken, room.roomToken)))
+        }
+        if draining {
+            return .failure(ProtocolError(.unavailable, "this server is draining (shutting down): room \(name) cannot be opened here; try again"))
         }
         if let saved = unloadedRooms[name] {
             guard rooms.count < config.maxRooms else { return .failure(roomLimit()) }
-            return .success(JoinPlan(target: .restore(name), roomAdmin: roomToken != nil && roomToken == saved.roomToken))
+            return .success(JoinPlan(target: .restore(name), roomAdmin: TokenComparison.matches(roomToken, saved.roomToken)))
         }
         guard !config.noRoomCreate else {
             return .failure(ProtocolError(.forbidden, "room \(name) does not exist and this server creates no rooms (--no-room-create)"))

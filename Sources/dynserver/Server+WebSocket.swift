@@ -50,7 +50,7 @@ extension Server {
                 session.reply(.error(ProtocolError(.badJSON, "binary frames are not accepted: send each message as one JSON text frame")))
             case .tooLong(let length):
                 session.reply(.error(ProtocolError(.lineTooLong, "message of \(length) bytes is longer than \(limit) bytes and was discarded")))
-            case .pong, .close:
+            case .pong, .close, .binaryData:
                 break
             }
         }

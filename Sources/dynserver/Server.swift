@@ -44,6 +44,10 @@ final class Server {
     var stateTimer: UVTimer?
     private var signals: [SignalWatcher] = []
     private(set) var shuttingDown = false
+    /// SIGTERM in a fleet or under Agones: no new rooms, rooms run until their members leave or `--drain-s`
+    /// passes, then shutdown (Server+Fleet.swift).
+    var draining = false
+    var drainTimer: UVTimer?
 
     var clock: TickClock
     let metrics = ServerMetrics()
@@ -119,7 +123,12 @@ final class Server {
         }
         for signum in [SIGINT, SIGTERM] {
             signals.append(try SignalWatcher(loop: loop, signal: signum) { [unowned self] signum in
-                self.shutdown(reason: signum == SIGINT ? "SIGINT" : "SIGTERM")
+                // In a fleet or under Agones the first SIGTERM drains (Server+Fleet.swift); a second one ends it.
+                if signum == SIGTERM, self.drainsOnSigterm, !self.draining {
+                    self.drain()
+                } else {
+                    self.shutdown(reason: signum == SIGINT ? "SIGINT" : "SIGTERM")
+                }
             })
         }
         return listener.address
@@ -271,7 +280,9 @@ final class Server {
         saveRooms(reason: reason, always: true)
         stopFleet()
         signals.forEach { $0.close() }
-        let bye = SharedBytes(ServerMessage.bye(reason: "shutdown").encoded())
+        drainTimer?.close()
+        drainTimer = nil
+        let bye = SharedBytes(ServerMessage.bye(reason: draining ? "draining" : "shutdown").encoded())
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {
             session.closing = true
             session.room.remove(session.seat, nowNs: EventLoop.hrtimeNs)

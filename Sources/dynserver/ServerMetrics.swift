@@ -122,6 +122,8 @@ extension Server {
         out.sample("dyn_loop_lag_seconds_bucket", [("le", "+Inf")], Double(metrics.lagCount))
         out.sample("dyn_loop_lag_seconds_sum", [], metrics.lagSum)
         out.sample("dyn_loop_lag_seconds_count", [], Double(metrics.lagCount))
+        out.family("dyn_nonfinite_values_total", "counter", "NaN or infinite numbers the wire encoders met and wrote as 0 (a correct server keeps it at 0).")
+        out.sample("dyn_nonfinite_values_total", [], Double(NonFiniteValues.total))
         out.family("dyn_bodies", "gauge", "Items in every loaded room now (dynamic, static and kinematic).")
         out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.summary.bodies }))
         out.family("dyn_world_paused", "gauge", "Loaded rooms at rest or held now: no physics step runs in them (1 or 0 with main alone).")

@@ -1,8 +1,8 @@
 import NetProtocol
 
 /// A client's WebSocket: the session's messages go out one per text frame (framed by wslay, over the TCP
-/// stream that carried the HTTP upgrade; a broadcast buffer is framed once for every WebSocket), and the
-/// peer's text messages come back one by one.
+/// stream that carried the HTTP upgrade; a broadcast buffer is framed once for every WebSocket), packed
+/// frames one per binary frame, and the peer's text messages come back one by one.
 ///
 /// Guarantees: everything `ClientTransport` asks — each `write` becomes whole frames handed to the TCP
 /// stream in one piece, so a `latestOnly` snapshot replaces a waiting one frame for frame; nothing is
@@ -46,6 +46,14 @@ final class WebSocketTransport: ClientTransport {
         guard !tcp.isClosing, !closeWritten else { return }
         let framed = framer.frames(for: bytes)
         if framed.count > 0 { tcp.write(framed, kind: kind) }
+    }
+
+    /// A packed frame as one binary message.
+    @discardableResult func writePacked(_ packed: PackedOutput, kind: WriteKind) -> Int {
+        guard !tcp.isClosing, !closeWritten else { return 0 }
+        let framed = packed.webSocketFrame
+        tcp.write(framed, kind: kind)
+        return framed.count
     }
 
     /// The complete messages in `bytes`; the answers wslay produced (pongs, a Close) wait for `flushControl`.

@@ -1,3 +1,4 @@
+import Foundation
 import NetProtocol
 import Testing
 @testable import dynclient
@@ -35,11 +36,36 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func theConnectionStateAndSceneSurviveANarrowTerminal() {
         #expect(StatusLine.text(connected, width: 30) == " connected | scene snap       ")
         #expect(StatusLine.text(connected, width: 8) == " connect")
-        // A field with room for a few characters is cut, not dropped.
+        // A field that does not fit whole goes whole: no word is cut in half.
         var selected = connected
         selected.selection = "#12 ellipse 50x50 e0.9 f0.25"
         #expect(StatusLine.text(selected, width: 70) ==
-            " connected | scene snap | running | tick 1234 | 3 clients | sel #12 e~")
+            StatusLine.fit(" connected | scene snap | running | tick 1234 | 3 clients", width: 70))
+    }
+
+    /// At 80 and 120 columns (and every width between 20 and 200), every field shown is whole: the line is
+    /// the first fields of the full line, joined, never a piece of one.
+    @Test(.timeLimit(.minutes(3))) func everyWidthShowsWholeFieldsOnly() {
+        var info = connected
+        info.room = "lab"
+        info.readOnly = "admin token needed"
+        info.selection = "#12 ellipse 50x50 e0.9 f0.25 anchored"
+        info.bufferMs = 45
+        info.snapshotRate = 31
+        info.items = 1
+        let full = StatusLine.text(info, width: 1000).trimmingCharacters(in: .whitespaces)
+        #expect(full.hasSuffix("| 31 snap/s | 1 item"), "one item, singular: \(full)")
+        let fields = full.components(separatedBy: " | ")
+        for width in 20...200 {
+            let shown = StatusLine.text(info, width: width)
+            #expect(shown.unicodeScalars.count == width)
+            let kept = shown.trimmingCharacters(in: .whitespaces).components(separatedBy: " | ")
+            #expect(Array(fields.prefix(kept.count)) == kept, "width \(width): \(shown)")
+        }
+        #expect(StatusLine.text(info, width: 80) ==
+            StatusLine.fit(" connected | room lab | scene snap | read-only: admin token needed | running", width: 80))
+        #expect(StatusLine.text(info, width: 120) == StatusLine.fit(
+            " connected | room lab | scene snap | read-only: admin token needed | running | tick 1234 | 3 clients", width: 120))
     }
 
     @Test(.timeLimit(.minutes(3))) func reconnectingSaysWhenAndWhy() {
@@ -51,8 +77,10 @@ import Testing
 
     @Test(.timeLimit(.minutes(3))) func aRefusedAdminCommandMakesTheLineSayReadOnly() {
         var info = connected
-        info.readOnly = true
+        info.readOnly = "admin token needed"
         #expect(StatusLine.text(info, width: 80).hasPrefix(" connected | scene snap | read-only: admin token needed | running |"))
+        info.readOnly = "replay"
+        #expect(StatusLine.text(info, width: 80).hasPrefix(" connected | scene snap | read-only: replay | running |"))
     }
 
     @Test(.timeLimit(.minutes(3))) func unauthorizedSaysWhatToDo() {

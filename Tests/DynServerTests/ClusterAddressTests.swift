@@ -13,6 +13,17 @@ import Testing
         #expect(v6.host == "::1" && v6.port == 7000)
     }
 
+    @Test(.timeLimit(.minutes(1))) func aPasswordInTheURLIsKeptAndNeverShown() throws {
+        let secured = try RedisAddress(parsing: "redis://:p%40ss@10.0.0.5:6380/3")
+        #expect(secured.password == "p@ss" && secured.host == "10.0.0.5" && secured.port == 6380 && secured.database == 3)
+        #expect(!secured.description.contains("p@ss") && !secured.description.contains("p%40ss"))
+        #expect(try RedisAddress(parsing: "redis://user:pw@cache").password == "pw", "a user name is ignored")
+        #expect(try RedisAddress(parsing: "redis://cache").password == nil)
+        for bad in ["redis://pw@cache", "redis://:@cache", "redis://:%zz@cache"] {
+            #expect(throws: ServerStartError.self, "\(bad)") { try RedisAddress(parsing: bad) }
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func badRedisAddressesAreRefusedWithTheReason() {
         for bad in ["127.0.0.1:6379", "redis://", "redis://host:0", "redis://host:70000", "redis://host:6379/16", "redis://host:x"] {
             #expect(throws: ServerStartError.self, "\(bad)") { try RedisAddress(parsing: bad) }

@@ -117,10 +117,40 @@ extension EndToEnd {
             _ = try #require(try client.joinRoom("lab", id: 1).ack)
             #expect(waitUntil(timeout: 10) { sidecar.requests.contains(#"PUT /metadata/label {"key":"rooms","value":"2"}"#) },
                     "the label follows the rooms: \(sidecar.requests)")
+            // The Counter follows the rooms too, with --max-rooms as its capacity; a client makes it Allocated.
+            #expect(waitUntil(timeout: 10) { sidecar.requests.contains(#"PATCH /v1beta1/counters/rooms {"count":2,"capacity":1000}"#) },
+                    "no rooms Counter: \(sidecar.requests)")
+            #expect(waitUntil(timeout: 10) { sidecar.requests.contains { $0.hasPrefix("POST /allocate") } }, "never allocated")
             #expect(!sidecar.requests.contains { $0.hasPrefix("POST /shutdown") })
+            // SIGTERM drains: not ready, no shutdown while the client plays; it leaves, then shutdown and exit 0.
             server.signal(SIGTERM)
+            let httpPort = try #require(server.httpPort)
+            #expect(waitUntil(timeout: 5) { (try? HTTPReply.get(port: httpPort, "/readyz"))??.body.contains("draining") == true })
+            #expect(server.waitForExit(timeout: 1) == nil, "the server did not wait for its client")
+            #expect(!sidecar.requests.contains { $0.hasPrefix("POST /shutdown") })
+            client.close()
             #expect(server.waitForExit(timeout: 10) == 0)
             #expect(sidecar.requests.last?.hasPrefix("POST /shutdown") == true, "shutdown last: \(sidecar.requests.suffix(3))")
+        }
+
+        @Test func readyAgainWhenTheLastClientLeavesAndTheDrainEndsAtDrainS() throws {
+            let sidecar = try FakeAgonesSidecar(port: try TCPSocket.freePort())
+            let server = try agonesServer(port: sidecar.port, ["--drain-s", "1"])
+            #expect(waitUntil(timeout: 10) { sidecar.requests.first?.hasPrefix("POST /ready") == true })
+            let first = try server.connect()
+            _ = first.join()
+            #expect(waitUntil(timeout: 10) { sidecar.requests.contains { $0.hasPrefix("POST /allocate") } }, "never allocated")
+            first.close()
+            // Ready again once nobody plays: a scale-down may take this server now.
+            #expect(waitUntil(timeout: 10) { sidecar.requests.filter { $0.hasPrefix("POST /ready") }.count == 2 },
+                    "not ready again: \(sidecar.requests)")
+            let stayer = try server.connect()
+            _ = stayer.join()
+            server.signal(SIGTERM)
+            // The client stays: after --drain-s it is told bye (draining), and the server shuts down.
+            #expect(stayer.waitFor(timeout: 10) { if case .bye(let reason) = $0 { reason == "draining" } else { false } } != nil)
+            #expect(server.waitForExit(timeout: 10) == 0)
+            #expect(sidecar.requests.last?.hasPrefix("POST /shutdown") == true)
         }
 
         @Test func aSidecarThatComesUpLateStillHearsReady() throws {

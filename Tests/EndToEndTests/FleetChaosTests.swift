@@ -75,6 +75,7 @@ extension EndToEnd {
             // on (unavailable), and must not take lab when Redis wakes.
             let sleeper = try redis.stall(seconds: 7)
             let stalledAt = Date()
+            _ = waitUntil(timeout: 1) { (try? redis.command("PING", timeout: 0.1)) == "" }
             #expect(try probe.joinAnswer("lab", id: 2, timeout: 6)?.errorCode == .unavailable)
             #expect(waitUntil(timeout: 3) { (try? HTTPReply.get(port: ownerHTTP, "/readyz"))??.status == 503 },
                     "the stall was not noticed within 2 s")
@@ -203,6 +204,55 @@ extension EndToEnd {
             #expect(redis.get("dyn:owner:lab")?.contains("127.0.0.1:\(other.port) ") == true)
             owner.signal(SIGTERM)
             #expect(owner.waitForExit(timeout: 10) == 0)
+        }
+
+        @Test func dynclientGoesBackToWhereItStartedWhenTheOwnerDies() throws {
+            let redis = try RedisServerProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let body = try #require(maker.tryWrite(id: 2).body)
+            #expect(waitUntil(timeout: 5) { redis.get("dyn:state:lab")?.contains("\"id\":\(body)") == true })
+            // A headless client asks the other server for lab, is redirected to the owner, and stays 15 s.
+            let finished = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var run: HeadlessRun?
+            let otherPort = other.port
+            Thread.detachNewThread {
+                run = try? HeadlessRun.run(["--port", String(otherPort), "--headless", "--room", "lab", "--linger", "15000"],
+                                           stdin: "", timeout: 40)
+                finished.signal()
+            }
+            #expect(maker.nextSnapshot(timeout: 10) { $0.clients == 2 } != nil, "the client never reached the owner")
+            owner.signal(SIGKILL)
+            _ = owner.waitForExit(timeout: 5)
+            #expect(finished.wait(timeout: .now() + 40) == .success)
+            let messages = try #require(run).stdoutLines.compactMap { ServerMessage.decode($0) }
+            // Back at the address it started from, which now owns lab (restored, with the body).
+            let joins = messages.compactMap(\.ackFields).filter { $0.first { $0.0 == "room" }?.1 == .string("lab") }
+            #expect(joins.count >= 2, "lab joined again after the owner died: \(joins.count) joins")
+            let lastScene = messages.last { if case .scene = $0 { true } else { false } }
+            if case .scene(let scene)? = lastScene {
+                #expect(scene.bodies.contains { $0.id == body }, "the room came back with its state")
+            }
+            #expect(redis.get("dyn:owner:lab")?.contains("127.0.0.1:\(other.port) ") == true)
+        }
+
+        @Test func redisWithAPasswordAndGetRoomsWithTheServersToken() throws {
+            let redis = try RedisServerProcess()
+            #expect(try redis.command("CONFIG SET requirepass s3cret").hasPrefix("+OK"))
+            // A wrong password: never ready, and the reason says why.
+            let refused = try ServerProcess(["--cluster", "redis://:wrong@127.0.0.1:\(redis.port)", "--scene", "empty"])
+            let refusedHTTP = try #require(refused.httpPort)
+            #expect(waitUntil(timeout: 5) { refused.stderr.contains("AUTH refused") }, "\(refused.stderr.suffix(800))")
+            #expect(try HTTPReply.get(port: refusedHTTP, "/readyz")?.status == 503)
+            let server = try fleetServer(url: "redis://:s3cret@127.0.0.1:\(redis.port)", ["--token", "T"])
+            let httpPort = try #require(server.httpPort)
+            // GET /rooms needs the token the rooms command needs.
+            #expect(try HTTPReply.get(port: httpPort, "/rooms")?.status == 401)
+            #expect(try HTTPReply.get(port: httpPort, "/rooms?token=nope")?.status == 401)
+            #expect(try HTTPReply.get(port: httpPort, "/rooms?token=T")?.status == 200)
         }
 
         @Test func aRoomsTokenIsHonouredAfterItMoves() throws {

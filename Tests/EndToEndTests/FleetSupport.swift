@@ -12,8 +12,9 @@ func fleetServer(_ redis: RedisServerProcess, _ extra: [String] = []) throws -> 
 
 /// A server of the fleet whose Redis is at `url` (a proxy in front of the real one, a URL with a password).
 func fleetServer(url: String, _ extra: [String] = []) throws -> ServerProcess {
+    // A short drain (--drain-s 1): SIGTERM with clients connected ends within a second and a half.
     let server = try ServerProcess(["--cluster", url, "--advertise", "127.0.0.1", "--scene", "empty",
-                                    "--state-interval", "0.5"] + extra)
+                                    "--state-interval", "0.5", "--drain-s", "1"] + extra)
     let httpPort = try #require(server.httpPort)
     // Connected to Redis: /readyz says 200 once the directory answers.
     guard waitUntil(timeout: 10, { (try? HTTPReply.get(port: httpPort, "/readyz"))??.status == 200 }) else {

@@ -117,9 +117,14 @@ extension EndToEnd {
             // The page asks the other server for lab: the redirect takes it to the owner's page for the room.
             _ = try browser.evaluate(#"send({type: "join", room: "lab", id: "j"})"#)
             let ownerPage = "http://127.0.0.1:\(try #require(owner.httpPort))/r/lab"
-            let moved = Reliability.eventually(timeout: 20) { (try? browser.evaluate("location.href")) as? String == ownerPage }
+            let here = "location.origin + location.pathname"
+            let moved = Reliability.eventually(timeout: 20) { (try? browser.evaluate(here)) as? String == ownerPage }
             let at = (try? browser.evaluate("location.href")) as? String
             #expect(moved, "the page is at \(at ?? "?"), not \(ownerPage)")
+            // It remembers where it started (to go back there if the owner dies); the redirect row ended.
+            #expect(at?.contains("from=http%3A%2F%2F127.0.0.1%3A\(otherHTTP)") == true, "\(at ?? "?")")
+            #expect(Reliability.eventually(timeout: 20) { ((try? browser.evaluate("location.search")) as? String)?.contains("hops=") == false },
+                    "the redirect row never ended: \(at ?? "?")")
             withExtendedLifetime((redis, maker)) {}
         }
 
@@ -233,6 +238,10 @@ extension EndToEnd {
             _ = probe.join()
             #expect(try probe.joinAnswer("lab", id: 2)?.redirect != nil, "owned elsewhere before the SIGTERM")
             owner.signal(SIGTERM)
+            // The drain: the owner is not ready any more, its member is told `bye` with reason draining once
+            // --drain-s (1 s here) passes, and it exits 0.
+            #expect(waitUntil(timeout: 5) { (try? HTTPReply.get(port: try #require(owner.httpPort), "/readyz"))??.status == 503 })
+            #expect(maker.waitFor(timeout: 10) { if case .bye(let reason) = $0 { reason == "draining" } else { false } } != nil)
             #expect(owner.waitForExit(timeout: 10) == 0)
             // No waiting for the lease to run out: the very next join takes the room, with its state.
             let answer = try #require(try probe.joinAnswer("lab", id: 3))

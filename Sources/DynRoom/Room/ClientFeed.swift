@@ -1,7 +1,8 @@
 import NetProtocol
 
 /// What one connection has been sent of the world's state: when its last snapshot was due (its own
-/// `snapshot_hz`), and for compact frames the baseline it really holds (docs/PROTOCOL.md, the baseline rule).
+/// `snapshot_hz`), and for compact and packed frames the baseline it really holds (docs/PROTOCOL.md, the
+/// baseline rule).
 ///
 /// Guarantees: `baseline` is the last frame handed to the kernel for this connection, never one that a newer
 /// latest-only write replaced while it was still queued; after `needKeyframe` (a `scene`, a change of
@@ -14,6 +15,10 @@ package struct ClientFeed {
     private var sent: PoseTable?
     /// The last frame known to have left the queue: what the client holds once it read everything.
     private var confirmed: PoseTable?
+    /// The same for packed frames: the last table handed over and the baseline it was encoded against
+    /// (the client's previous table once it decoded it, which packed frames predict from).
+    private var packedSent: (table: PackedTable, base: PackedTable?)?
+    private var packedConfirmed: (table: PackedTable, base: PackedTable?)?
 
     /// True when this connection's own rate makes a snapshot due at `tick`; `force` (pause and keep-alive
     /// snapshots) makes it due whatever the rate. `hz` nil means the server's snapshot rate, which the
@@ -43,9 +48,21 @@ package struct ClientFeed {
     /// Records the frame just written.
     package mutating func handedOver(_ table: PoseTable) { sent = table }
 
+    /// The tables the next packed frame must be relative to: the baseline the client holds and the one that
+    /// baseline was decoded against (docs/PROTOCOL.md, "packed"); the same rule as `baseline`.
+    mutating func packedBaseline(latestStillQueued: Bool) -> (base: PackedTable?, previous: PackedTable?) {
+        if !latestStillQueued, let packedSent { packedConfirmed = packedSent }
+        return (packedConfirmed?.table, packedConfirmed?.base)
+    }
+
+    /// Records the packed frame just written: `table`, encoded against `base` (nil for a keyframe).
+    mutating func handedOver(packed table: PackedTable, base: PackedTable?) { packedSent = (table, base) }
+
     /// The next frame is a keyframe.
     package mutating func needKeyframe() {
         sent = nil
         confirmed = nil
+        packedSent = nil
+        packedConfirmed = nil
     }
 }

@@ -27,8 +27,38 @@ extension Room {
         }
     }
 
+    /// Writes a packed frame of `states` (filled by the caller) to each of `sessions` (docs/PROTOCOL.md,
+    /// "packed"): encoded once per distinct pair of baseline and previous table, each shape (line, binary
+    /// WebSocket frame) built once.
+    package func sendPackedFrames(to targets: [Seat], paused: Bool) {
+        let poses = states.withUnsafeBufferPointer { PoseTable(tick: tick, bodies: $0) }
+        let current = PackedTable(poses, time: world.time)
+        let drags = world.dragInfos()
+        let clients = seats.count
+        let held = world.held
+        var encoded: [PackedBaselineKey: PackedOutput] = [:]
+        for session in targets {
+            let holds = session.feed.packedBaseline(latestStillQueued: front.latestStillQueued(client: session.id))
+            let base = PackedEncoder.deltaBase(current, holds.base)
+            let previous = base == nil ? nil : holds.previous
+            let key = PackedBaselineKey(base: base, previous: previous)
+            let output: PackedOutput
+            if let shared = encoded[key] {
+                output = shared
+            } else {
+                output = PackedOutput(tick: tick, frame: PackedEncoder.encode(current, base: base, previous: previous,
+                                                                              paused: paused, held: held,
+                                                                              clients: clients, drags: drags))
+                encoded[key] = output
+            }
+            let bytes = front.writePacked(output, kind: .latestOnly, to: session.id)
+            front.sentSnapshot(bytes: bytes, clients: 1)
+            session.feed.handedOver(packed: current, base: base)
+        }
+    }
+
     /// The state a client gets at once when it joins (or asks again): by its subscription, a full snapshot,
-    /// a keyframe, or nothing.
+    /// a keyframe (compact or packed), or nothing.
     package func sendState(to session: Seat) {
         let paused = !world.animator.isRunning
         switch session.subscription.snapshots {
@@ -38,8 +68,23 @@ extension Room {
             world.fillStates(&states)
             session.feed.needKeyframe()
             sendFrames(to: [session], paused: paused)
+        case .packed:
+            world.fillStates(&states)
+            session.feed.needKeyframe()
+            sendPackedFrames(to: [session], paused: paused)
         case .off:
             break
         }
+    }
+}
+
+/// Which tables a packed frame is encoded against: connections with the same key get the same bytes.
+struct PackedBaselineKey: Hashable {
+    let base: ObjectIdentifier?
+    let previous: ObjectIdentifier?
+
+    init(base: PackedTable?, previous: PackedTable?) {
+        self.base = base.map(ObjectIdentifier.init)
+        self.previous = previous.map(ObjectIdentifier.init)
     }
 }

@@ -159,11 +159,12 @@ extension Room {
     }
 
     /// Sends the state to every member whose own rate makes it due (all of them for `paused` snapshots): one
-    /// shared full snapshot (`full` when already encoded), and compact frames encoded once per distinct
-    /// baseline. While held, every snapshot (pause, step) goes to everyone.
+    /// shared full snapshot (`full` when already encoded), and compact and packed frames encoded once per
+    /// distinct baseline. While held, every snapshot (pause, step) goes to everyone.
     package func broadcastSnapshot(paused: Bool, full given: SharedBytes? = nil) {
         var full = given
         var compact: [Seat] = []
+        var packed: [Seat] = []
         var filled = false
         for session in receivers {
             let subscription = session.subscription
@@ -175,6 +176,10 @@ extension Room {
                 compact.append(session)
                 continue
             }
+            if subscription.snapshots == .packed {
+                packed.append(session)
+                continue
+            }
             if full == nil {
                 world.fillStates(&states)
                 filled = true
@@ -183,9 +188,10 @@ extension Room {
             front.write(full!, kind: .latestOnly, to: session.id)
             front.sentSnapshot(bytes: full!.count, clients: 1)
         }
-        guard !compact.isEmpty else { return }
+        guard !compact.isEmpty || !packed.isEmpty else { return }
         if !filled { world.fillStates(&states) }
-        sendFrames(to: compact, paused: paused)
+        if !compact.isEmpty { sendFrames(to: compact, paused: paused) }
+        if !packed.isEmpty { sendPackedFrames(to: packed, paused: paused) }
     }
 
     /// Sends a fresh `scene` to every member when the structure changed since the last one.

@@ -1,7 +1,8 @@
 import NetProtocol
 
 /// What a room needs from the front that holds the connections (docs/ARCHITECTURE.md, Rooms and threads):
-/// bytes addressed to a client id, one transport fact for compact frames, and the counters of `/metrics`.
+/// bytes addressed to a client id, packed frames in each transport's shape, one transport fact for compact
+/// and packed frames, and the counters of `/metrics`.
 /// The front implements it on the loop thread; a room calls it only from the loop thread (a room running on
 /// a worker keeps its output in `pending` instead).
 package protocol RoomFront: AnyObject {
@@ -9,6 +10,9 @@ package protocol RoomFront: AnyObject {
     func write(_ bytes: SharedBytes, kind: WriteKind, to client: Int)
     /// Flushes the replies queued in `seat` to its connection.
     func flushReplies(of seat: Seat)
+    /// Queues one packed frame for `client` in the shape its transport sends (docs/PROTOCOL.md, "packed");
+    /// returns the bytes queued (0 when it has gone).
+    func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int
     /// True while a latest-only write to `client` waits unsent (the next one replaces it).
     func latestStillQueued(client: Int) -> Bool
     /// `dyn_ticks_total`.
@@ -19,4 +23,12 @@ package protocol RoomFront: AnyObject {
     func stepped(seconds: Double)
     /// `dyn_snapshot_bytes_total`.
     func sentSnapshot(bytes: Int, clients: Int)
+}
+
+extension RoomFront {
+    /// A front without WebSockets sends every packed frame as a `packed` line.
+    package func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
+        write(packed.line, kind: kind, to: client)
+        return packed.line.count
+    }
 }

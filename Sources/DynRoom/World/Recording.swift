@@ -6,6 +6,8 @@ import NetProtocol
 /// Guarantees: `load` either returns every line of the file checked (the header first, then command and
 /// hash lines, each command a valid protocol command) or throws a `ReplayError`
 /// naming the line that is wrong; the header's `state` is handed on as the exact bytes of a state document.
+/// A last line cut short (no newline after it and not whole JSON: the recorder died mid-write) is left
+/// out and named in `cut`, so the recording replays up to the cut instead of failing whole.
 package struct Recording {
     package struct Header {
         package var room: String
@@ -32,6 +34,8 @@ package struct Recording {
 
     package var header: Header
     package var entries: [Entry]
+    /// Where a partial last line was left out (`FILE:LINE`), or nil when the file ends with a whole line.
+    package var cut: String? = nil
 
     package static func load(path: String) throws(ReplayError) -> Recording {
         let read: [UInt8]?
@@ -47,8 +51,16 @@ package struct Recording {
         var entries: [Entry] = []
         entries.reserveCapacity(lines.count)
         // Ticks only grow, but for a `restore`, which takes the room's clock back.
+        let endsWithNewline = bytes.last == UInt8(ascii: "\n")
         for (index, line) in lines.dropFirst().enumerated() {
-            entries.append(try parseEntry(Array(line), place: "\(path):\(index + 2)"))
+            do {
+                entries.append(try parseEntry(Array(line), place: "\(path):\(index + 2)"))
+            } catch {
+                // Only a line that is not even whole JSON was cut; a whole line that is wrong stays an error.
+                guard !endsWithNewline, index == lines.count - 2, (try? JSONParser.parse(Array(line), maxDepth: 40)) == nil
+                else { throw error }
+                return Recording(header: header, entries: entries, cut: "\(path):\(index + 2)")
+            }
         }
         return Recording(header: header, entries: entries)
     }

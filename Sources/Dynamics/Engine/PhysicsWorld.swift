@@ -136,8 +136,17 @@ struct PhysicsWorld {
     /// The largest reach (bounding radius + centroid offset) any body ever added has: the continuous stage skips
     /// a body whose turn cannot matter without reading it. Never shrinks (conservative after a removal).
     var maxBodyReach = 0.0
+    /// The worker threads the step's parallel stages use (nil: one thread; docs/ENGINE.md, "Parallel step").
+    var workers: StepWorkers?
+    /// Per awake slot, how far its proxy's fat box reaches ahead this step (scratch of `prepareProxies`).
+    var lookAhead: [Vec2] = []
+    /// The narrow phase's changes, one list per block of the parallel step (scratch).
+    var blockChanges: [[ContactChange]] = []
     /// Per slot: a bullet this step.
     var isBullet: [Bool] = []
+    /// The longest motion of a bullet this step when there are two or more (0 otherwise): how far the bullet
+    /// sweeps look beyond their own swept boxes for another bullet.
+    var bulletReach = 0.0
     /// Bodies the last step's continuous stage stopped at a time of impact (for tests and profiles).
     var continuousStopsLastStep = 0
     var pairs: [ProxyPair] = []

@@ -19,8 +19,10 @@ public final class WebSocketEndpoint {
     /// A complete message from the peer.
     public enum Message: Sendable {
         case text([UInt8])
-        /// A binary message (its length): this protocol carries text only.
+        /// A binary message (its length), as a server sees it: clients send text only.
         case binary(Int)
+        /// A binary message's bytes, as a client sees it: packed frames (docs/PROTOCOL.md, "packed").
+        case binaryData([UInt8])
         /// A data message longer than the limit (its length so far), discarded whole.
         case tooLong(Int)
         case pong([UInt8])
@@ -123,10 +125,15 @@ public final class WebSocketEndpoint {
         messageLength = 0
     }
 
+    /// Text messages are kept; binary ones only by a client (a server refuses them unread).
+    private func keepsPayload(_ opcode: UInt8) -> Bool {
+        opcode == UInt8(WSLAY_TEXT_FRAME.rawValue) || (role == .client && opcode == UInt8(WSLAY_BINARY_FRAME.rawValue))
+    }
+
     private func frameChunk(_ chunk: UnsafeRawBufferPointer) {
         guard !frameIsControl else { return }
         messageLength += chunk.count
-        if messageOpcode == UInt8(WSLAY_TEXT_FRAME.rawValue), messageLength <= maxMessageBytes {
+        if keepsPayload(messageOpcode), messageLength <= maxMessageBytes {
             messageBytes.append(contentsOf: chunk)
         } else if !messageBytes.isEmpty {
             messageBytes.removeAll()
@@ -139,12 +146,14 @@ public final class WebSocketEndpoint {
             return
         }
         guard frameFin else { return }
-        if messageOpcode != UInt8(WSLAY_TEXT_FRAME.rawValue) {
+        if messageOpcode != UInt8(WSLAY_TEXT_FRAME.rawValue), !keepsPayload(messageOpcode) {
             received.append(.binary(messageLength))
         } else if messageLength > maxMessageBytes {
             received.append(.tooLong(messageLength))
-        } else {
+        } else if messageOpcode == UInt8(WSLAY_TEXT_FRAME.rawValue) {
             received.append(.text(messageBytes))
+        } else {
+            received.append(.binaryData(messageBytes))
         }
         messageBytes.removeAll(keepingCapacity: messageBytes.capacity <= 65536)
         messageLength = 0

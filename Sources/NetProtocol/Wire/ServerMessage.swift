@@ -9,6 +9,8 @@ public enum ServerMessage: Equatable, Sendable {
     case snapshot(Snapshot)
     /// A compact snapshot (`snapshots: compact`), relative to the frame before it.
     case frame(Frame)
+    /// A packed frame (`snapshots: packed`): its tick and the frame's bytes, decoded by `PackedApplier`.
+    case packed(tick: UInt64, data: [UInt8])
     /// `fields` are the command's result fields (such as `body`), in wire order.
     case ack(id: MessageID?, fields: [(String, JSONValue)])
     case error(ProtocolError)
@@ -25,6 +27,7 @@ public enum ServerMessage: Equatable, Sendable {
         case let (.scene(a), .scene(b)): return a == b
         case let (.snapshot(a), .snapshot(b)): return a == b
         case let (.frame(a), .frame(b)): return a == b
+        case let (.packed(tickA, dataA), .packed(tickB, dataB)): return tickA == tickB && dataA == dataB
         case let (.ack(idA, fieldsA), .ack(idB, fieldsB)): return idA == idB && JSONValue.membersEqual(fieldsA, fieldsB)
         case let (.error(a), .error(b)): return a == b
         case let (.pong(tA, tickA, idA), .pong(tB, tickB, idB)): return tA == tB && tickA == tickB && idA == idB
@@ -49,6 +52,8 @@ public enum ServerMessage: Equatable, Sendable {
             }
         case let .frame(frame):
             return FrameEncoder.encode(frame).array
+        case let .packed(tick, data):
+            return PackedLine.encode(tick: tick, frame: data)
         case let .ack(id, fields):
             w.beginObject()
             w.key("type"); w.string("ack")

@@ -15,6 +15,9 @@ struct ServerMessageDecoder {
         case "scene": return .scene(try scene(root))
         case "snapshot": return .snapshot(try snapshot(root))
         case "frame": return .frame(try frame(root))
+        case "packed":
+            guard let data = PackedLine.decodeData(try root.string("data")) else { throw MalformedServerMessage() }
+            return .packed(tick: try root.tick("tick"), data: data)
         case "ack":
             let fields = members.filter { $0.0 != "type" && $0.0 != "id" }
             return .ack(id: try id(root), fields: fields)

@@ -1,10 +1,11 @@
 /// What a connection receives besides answers (docs/PROTOCOL.md, `subscribe`): contact events, notices of
 /// other clients' structural commands, and which kind of snapshot at which rate.
 public struct Subscription: Equatable, Sendable {
-    /// How world state reaches a connection: `snapshot` messages, compact `frame` messages, or nothing
+    /// How world state reaches a connection: `snapshot` messages, compact `frame` messages, packed frames
+    /// (binary WebSocket messages, or `packed` lines over TCP), or nothing
     /// (wire name `none`; the case is `off` so that it never reads as `Optional.none`).
     public enum Snapshots: String, Sendable, CaseIterable {
-        case full, compact
+        case full, compact, packed
         case off = "none"
     }
 

@@ -1,0 +1,142 @@
+import ArgumentParser
+import NetProtocol
+
+/// Bytes per moving body of full snapshots, compact frames and packed frames (TCP line and WebSocket
+/// message), every byte of each frame counted (docs/PROTOCOL.md, "packed"): a real held `dynserver` steps
+/// a scenario one frame at a time (deterministic, so the counts do not depend on load) while a client
+/// records the full snapshots; the same states are then encoded as compact and packed frames, each against
+/// the frame before it, as a client that keeps up gets them.
+struct WireSizes {
+    struct Scenario {
+        let name: String
+        let serverArguments: [String]
+        /// Command lines that set the scene up.
+        let setup: [String]
+        /// Lines sent once the scene is set up: what starts the motion.
+        let start: [String]
+        let frames: Int
+    }
+
+    struct Result {
+        var frames = 0
+        var moving = 0
+        var full = 0, compact = 0, packedTCP = 0, packedWS = 0
+        var compactNs = 0.0, packedNs = 0.0
+
+        func perMoving(_ bytes: Int) -> String { moving == 0 ? "null" : String((Double(bytes) / Double(moving) * 10).rounded() / 10) }
+
+        func json(_ name: String) -> String {
+            "\"\(name)\":{\"frames\":\(frames),\"moving_bodies\":\(moving),"
+                + "\"bytes_per_moving_body\":{\"full\":\(perMoving(full)),\"compact\":\(perMoving(compact)),"
+                + "\"packed_tcp\":\(perMoving(packedTCP)),\"packed_ws\":\(perMoving(packedWS))},"
+                + "\"encode_ns_per_frame\":{\"compact\":\(Int(compactNs)),\"packed\":\(Int(packedNs))}}"
+        }
+    }
+
+    /// Two ticks a frame: the server's 30 snapshots a second at 60 ticks a second.
+    static let ticksPerFrame = 2
+
+    static func scenarios() -> [Scenario] {
+        var random = SplitMix(seed: 7)
+        let rain = (0..<300).map { _ in
+            #"{"type":"spawn","shape":"ellipse","width":12,"height":12,"x":\#(Int(random.next(in: 20..<780))),"y":\#(Int(random.next(in: 10..<300)))}"#
+        }
+        let spread = (0..<200).map { i in
+            #"{"type":"spawn","shape":"\#(i % 2 == 0 ? "rect" : "ellipse")","width":16,"height":16,"x":400,"y":300}"#
+        }
+        return [
+            // The default scene as a client finds it on joining (items falling, the pendulum swinging), tapped.
+            Scenario(name: "default_after_tap", serverArguments: ["--scene", "default"], setup: [],
+                     start: [#"{"type":"tap","x":300,"y":450}"#], frames: 90),
+            Scenario(name: "rain_300", serverArguments: ["--scene", "empty"], setup: rain, start: [], frames: 60),
+            Scenario(name: "spread_200", serverArguments: ["--scene", "empty"],
+                     setup: [#"{"type":"gravity","magnitude":0}"#] + spread, start: [], frames: 60),
+        ]
+    }
+
+    /// Runs one scenario on its own server and measures it.
+    static func run(_ scenario: Scenario, serverPath: String?, encodeRounds: Int) throws -> Result {
+        let server = try BenchServer.start(path: serverPath, clients: 4, limits: [
+            "--rate", "1000000", "--burst", "1000000", "--held", "--world", "800x600"] + scenario.serverArguments)
+        defer { server.stop() }
+        let client = try BenchSocket(port: server.port)
+        var id = 0
+        func sync() throws {
+            id += 1
+            guard client.tick(id: id) != nil else { throw ValidationError("\(scenario.name): no pong from the server") }
+        }
+        for line in scenario.setup { try client.send(line) }
+        try sync()
+        for line in scenario.start { try client.send(line) }
+        var lines: [[UInt8]] = []
+        for _ in 0...scenario.frames {
+            id += 1
+            try client.send(#"{"type":"step","ticks":\#(ticksPerFrame),"id":\#(id)}"#)
+            var snapshotLine: [UInt8]?
+            while true {
+                guard let line = client.nextLine(timeout: 30) else { throw ValidationError("\(scenario.name): the server went quiet") }
+                if line.starts(with: Array(#"{"type":"snapshot""#.utf8)) { snapshotLine = line }
+                if line.starts(with: Array(#"{"type":"ack""#.utf8)) { break }
+            }
+            guard let snapshotLine else { throw ValidationError("\(scenario.name): a step without a snapshot") }
+            lines.append(snapshotLine + [0x0A])
+        }
+        return try measure(lines, encodeRounds: encodeRounds)
+    }
+
+    /// Sizes (and encode times) of the frames after the first, each against the one before it.
+    static func measure(_ lines: [[UInt8]], encodeRounds: Int) throws -> Result {
+        var snapshots: [Snapshot] = []
+        for line in lines {
+            guard case let .snapshot(snapshot)? = line.withUnsafeBytes({ ServerMessage.decode($0) }) else {
+                throw ValidationError("a recorded snapshot does not decode")
+            }
+            snapshots.append(snapshot)
+        }
+        let poses = snapshots.map { s in s.bodies.withUnsafeBufferPointer { PoseTable(tick: s.tick, bodies: $0) } }
+        let packed = zip(poses, snapshots).map { PackedTable($0, time: $1.time) }
+        var result = Result()
+        for i in 1..<snapshots.count {
+            let s = snapshots[i]
+            result.frames += 1
+            result.moving += (0..<poses[i].count).filter { j in
+                poses[i].ids == poses[i - 1].ids ? (poses[i].x[j] != poses[i - 1].x[j] || poses[i].y[j] != poses[i - 1].y[j]
+                    || poses[i].angle[j] != poses[i - 1].angle[j]) : true
+            }.count
+            result.full += lines[i].count
+            result.compact += FrameEncoder.encode(poses[i], base: poses[i - 1], time: s.time, paused: s.paused, held: false,
+                                                  clients: s.clients, drags: s.drags).count
+            let frame = PackedEncoder.encode(packed[i], base: packed[i - 1], previous: i >= 2 ? packed[i - 2] : nil,
+                                             paused: s.paused, held: false, clients: s.clients, drags: s.drags)
+            result.packedTCP += PackedLine.encode(tick: s.tick, frame: frame).count
+            result.packedWS += frame.count + (frame.count < 126 ? 2 : frame.count < 65_536 ? 4 : 10)
+        }
+        // Encoding time of a whole frame as the server does it: from the rounded table (shared by both) on.
+        let clock = ContinuousClock()
+        var sink = 0
+        var compactTime = Duration.zero, packedTime = Duration.zero
+        for _ in 0..<encodeRounds {
+            let a = clock.now
+            for i in 1..<snapshots.count {
+                sink &+= FrameEncoder.encode(poses[i], base: poses[i - 1], time: snapshots[i].time, paused: false,
+                                             clients: 1, drags: []).count
+            }
+            let b = clock.now
+            for i in 1..<snapshots.count {
+                let current = PackedTable(poses[i], time: snapshots[i].time)
+                sink &+= PackedEncoder.encode(current, base: packed[i - 1], previous: i >= 2 ? packed[i - 2] : nil,
+                                              paused: false, held: false, clients: 1, drags: []).count
+            }
+            packedTime += clock.now - b
+            compactTime += b - a
+        }
+        let encodes = Double(max(1, encodeRounds * (snapshots.count - 1)))
+        result.compactNs = nanoseconds(compactTime) / encodes
+        result.packedNs = nanoseconds(packedTime) / encodes + (sink == -1 ? 1 : 0)
+        return result
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    }
+}
