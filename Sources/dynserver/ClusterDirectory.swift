@@ -483,6 +483,12 @@ final class ClusterDirectory {
         do {
             room.tick = try room.world.restoreState(bytes)
             room.unsaved = false
+            // A recording starts where the room's history does: its header is written again for the
+            // restored state (the file is reopened; the header of the scene it replaced goes).
+            if room.recorder != nil, let dir = server.config.recordDir {
+                room.recorder = nil
+                room.startRecording(dir: dir)
+            }
             log.notice("room \(room.name): restored from the fleet's state: \(room.world.animator.itemCount) items, tick \(room.tick)")
         } catch {
             log.error("room \(room.name): the state in Redis is unusable (\(error)); starting with its scene")

@@ -227,6 +227,32 @@ extension EndToEnd {
             withExtendedLifetime((redis, owner)) {}
         }
 
+        @Test func aRecordingOfARestoredRoomStartsFromItsRestoredState() throws {
+            let redis = try RedisServerProcess()
+            let owner = try fleetServer(redis, ["--room-idle-s", "0.5"])
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dyn-fleet-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let other = try fleetServer(redis, ["--record", directory.path])
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let spawned = try #require(try maker.ack(#"{"type":"spawn","shape":"rect","width":30,"height":30,"x":200,"y":100,"id":2}"#, id: 2))
+            let body = try #require(spawned.first { $0.0 == "body" }?.1.number)
+            _ = try #require(try maker.joinAnswer("main", id: 3)?.ackFields)
+            let probe = try other.connect()
+            _ = probe.join()
+            var attempt = 10
+            #expect(waitUntil(timeout: 10) {
+                attempt += 1
+                return (try? probe.joinAnswer("lab", id: attempt, timeout: 2))??.ackFields?.first { $0.0 == "created" }?.1 == .bool(false)
+            })
+            // The recording's header is the restored room, with the body its first owner made.
+            let text = (try? String(contentsOf: directory.appendingPathComponent("lab.ndjson"), encoding: .utf8)) ?? ""
+            let header = text.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(header.contains("\"id\":\(Int(body))"), "header: \(header.prefix(300))")
+            withExtendedLifetime((redis, owner, other, maker)) {}
+        }
+
         @Test func sigtermReleasesTheLeasesAtOnce() throws {
             let redis = try RedisServerProcess()
             let owner = try fleetServer(redis)
