@@ -48,7 +48,7 @@ function sayHello(room) {
   // A server started with --token (or an admin) lets this page in with ?token=T in its address.
   const token = new URLSearchParams(location.search).get("token");
   if (token) hello.token = token;
-  const kept = room === null && dyn.room !== "main" ? roomToken(dyn.room) : null;
+  const kept = room === null && dyn.room !== "main" ? roomToken(dyn.room) || new URLSearchParams(location.search).get("room_token") : null;
   if (kept) { hello.room = dyn.room; hello.room_token = kept; } else if (room) hello.room = room;
   send(hello);
   send({ type: "rooms", id: "rooms-probe" });
@@ -64,6 +64,7 @@ function connect() {
     setConnection("open");
     dyn.everConnected = true;
     dyn.byeReason = null;
+    dyn.failuresHere = 0;
     clearInterval(bannerTimer);
     clearError();
     pending.clear();
@@ -80,6 +81,10 @@ function connect() {
   };
   ws.onclose = () => {
     clearInterval(pingTimer);
+    // A page the fleet redirected here goes back to where it started when this server is gone, so the
+    // fleet can send it to the room's new owner (docs/PROTOCOL.md, A fleet of servers).
+    const from = new URLSearchParams(location.search).get("from");
+    if (from && dyn.everConnected && ++dyn.failuresHere >= 2) { location.href = pageURL(from, dyn.room, 0); return; }
     setConnection("closed");
     el("motion").textContent = "offline"; el("ping").textContent = "-";
     retryAt = performance.now() + backoff;
@@ -123,15 +128,44 @@ function receive(m) {
     if (m.phase === "began" && m.point) { dyn.flashes.push({ x: m.point.x, y: m.point.y, at: performance.now() }); while (dyn.flashes.length > 64) dyn.flashes.shift(); }
     break;
   case "bye": dyn.byeReason = m.reason; break;
-  case "redirect":
-    if (typeof m.http === "string") location.href = m.http;
-    break;
+  case "redirect": followRedirect(m); break;
   }
+}
+
+/// A `redirect`: the room lives on another server of the fleet; the page goes to that server's page for it,
+/// carrying ?token=, the room's token (localStorage is per server), the address it started from, and how
+/// many redirects in a row it followed: at most 3, then it stays and says so.
+function followRedirect(m) {
+  if (typeof m.http !== "string") return;
+  const params = new URLSearchParams(location.search);
+  const hops = Number(params.get("hops") || 0);
+  if (hops >= 3) { showError("room " + m.room + " is on " + m.http + ": not following a 4th redirect in a row"); return; }
+  location.href = pageURL(m.http, null, hops + 1, m.room);
+}
+
+/// A page address with the parameters that travel with redirects: `base` is a page URL or, with `room`,
+/// a server's origin.
+function pageURL(base, room, hops, redirectedRoom) {
+  const params = new URLSearchParams(location.search);
+  const next = new URL(room ? base.replace(/\/$/, "") + roomPath(room) : base);
+  const token = params.get("token"); if (token) next.searchParams.set("token", token);
+  const name = redirectedRoom || room;
+  const kept = name ? roomToken(name) || params.get("room_token") : null;
+  if (kept) next.searchParams.set("room_token", kept);
+  if (hops > 0) {
+    next.searchParams.set("hops", String(hops));
+    next.searchParams.set("from", params.get("from") || location.origin);
+  }
+  return next.toString();
 }
 
 /// The room the server put this connection in: another than asked when a join was refused (the error says
 /// why, in words), so the address says where the page is and a reload does not ask again.
 function arrivedIn(room) {
+  // Joined: a redirect that brought the page here ends its row, and its room token is kept for this server.
+  const params = new URLSearchParams(location.search);
+  if (params.get("room_token") && room !== "main") keepRoomToken(room, params.get("room_token"));
+  if (params.has("hops")) { params.delete("hops"); window.history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "")); }
   if (room !== dyn.room) window.history.replaceState(null, "", roomPath(room) + location.search);
   setRoom(room);
 }
@@ -139,7 +173,7 @@ function arrivedIn(room) {
 function applyScene(m) {
   dyn.scene = m; dyn.bodies = new Map(m.bodies.map(b => [b.id, b]));
   setStatusData("scene", m.name); el("scenes").value = m.name;
-  el("caption").textContent = m.caption || "";
+  setCaption(m.caption || "");
   el("collision").value = m.collision_mode;
   el("gravity").value = gravityName(m.gravity);
   // A selection the new structure does not have is dropped, never sent again.
