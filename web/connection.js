@@ -35,12 +35,16 @@ function wsURL() {
   return dyn.room === "main" ? base : base + "?room=" + encodeURIComponent(dyn.room);
 }
 
-/// hello with the page's name and compact frames, ?token=T from the address, and `room`: the room this page
+/// hello with the page's name and packed frames (or `?snapshots=full|compact` from the address, for scripts
+/// and tests), ?token=T from the address, and `room`: the room this page
 /// created, with its room_token (so the page keeps its rights there), or "main" after its room was refused.
 /// Then whether this server has rooms: an error answer hides the picker (docs/PROTOCOL.md, rooms).
 function sayHello(room) {
-  // Compact frames: positions only, deltas against what this connection received (docs/PROTOCOL.md).
-  const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots: "compact", contacts: el("contacts").checked } };
+  // Packed frames: binary messages of a few bytes per moving body, deltas against what this connection
+  // received (docs/PROTOCOL.md, "packed"; web/packed.js decodes them).
+  const asked = new URLSearchParams(location.search).get("snapshots");
+  const snapshots = asked === "full" || asked === "compact" ? asked : "packed";
+  const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots, contacts: el("contacts").checked } };
   // A server started with --token (or an admin) lets this page in with ?token=T in its address.
   const token = new URLSearchParams(location.search).get("token");
   if (token) hello.token = token;
@@ -53,7 +57,9 @@ function sayHello(room) {
 function connect() {
   setConnection("connecting");
   ws = new WebSocket(wsURL());
+  ws.binaryType = "arraybuffer";
   ws.onopen = () => {
+    packed.base = null; packed.previous = null;
     backoff = 500;
     setConnection("open");
     dyn.everConnected = true;
@@ -68,6 +74,7 @@ function connect() {
     send({ type: "ping", t: performance.now() });
   };
   ws.onmessage = event => {
+    if (typeof event.data !== "string") { receivePacked(event.data); return; }
     let m = null;
     try { m = JSON.parse(event.data); } catch (e) { return; }
     receive(m);
@@ -166,7 +173,7 @@ function arrivedIn(room) {
 function applyScene(m) {
   dyn.scene = m; dyn.bodies = new Map(m.bodies.map(b => [b.id, b]));
   setStatusData("scene", m.name); el("scenes").value = m.name;
-  el("caption").textContent = m.caption || "";
+  setCaption(m.caption || "");
   el("collision").value = m.collision_mode;
   el("gravity").value = gravityName(m.gravity);
   // A selection the new structure does not have is dropped, never sent again.

@@ -137,6 +137,7 @@ el("roomForm").addEventListener("submit", e => { e.preventDefault(); joinRoom(el
 
 setRoom(dyn.room);
 renderProps();
+applyPointerWords();
 // The tools and the panel start open where there is room for them beside the world; on a phone they are
 // one tap away and the world keeps the screen.
 const wide = window.matchMedia("(min-width: 721px)").matches;

@@ -72,7 +72,10 @@ function errorWords(m, what) {
   switch (m.code) {
   case "unknown_body": return "that item is gone (removed, or the scene changed)";
   case "no_body": return "there is no item there";
-  case "forbidden": return (what ? what + ": " : "") + "only an admin may do that here (open the page with ?token=ADMIN)";
+  case "forbidden":
+    // No token helps in a room that plays a recording (docs/PROTOCOL.md, Replay).
+    if (/plays a recording/.test(message)) return (what ? what + ": " : "") + "read-only: replay (this room plays a recording: watch it)";
+    return (what ? what + ": " : "") + "only an admin may do that here (open the page with ?token=ADMIN)";
   case "unauthorized": return "this server needs a token";
   case "rate_limited": return "too many commands at once: slow down a little";
   case "bad_value": return (what ? what + ": " : "") + "not accepted (" + message + ")";
@@ -83,3 +86,25 @@ function errorWords(m, what) {
 }
 
 function setStatusData(key, value) { el("status").dataset[key] = value; }
+
+/// Words for the pointer in use: on a coarse pointer (a finger) the help and the caption say tap, long press
+/// and pinch, never click, right click, wheel or keys; they follow a change (a tablet's keyboard and mouse).
+const COARSE = window.matchMedia("(pointer: coarse)");
+const HELP_FINE = "tap: push toward the point · drag an item: move it, let go to fling · drag a ◯ handle: move an anchor or field · long press / right click: snap the selection there · pinch / wheel: zoom · ? keys";
+const HELP_TOUCH = "tap: push toward the point · drag an item: move it, let go to fling · drag a ◯ handle: move an anchor or field · long press: snap the selection there · pinch: zoom";
+function touchWords(text) {
+  return text.replace(/\s*\((?:or )?[^()]*\bat the cursor\)/g, "").replace(/, or Tab\b/g, "")
+    .replace(/\bright[- ]click(?:s|ed|ing)? or long press\b/gi, "long press").replace(/\bright[- ]click\b/gi, "long press")
+    .replace(/\b([Cc])lick(s|ed|ing)?\b/g, (_, c, end) => (c === "C" ? "T" : "t") + ({ s: "aps", ed: "apped", ing: "apping" }[end] || "ap"))
+    .replace(/\b(?:mouse )?wheel\b/g, "pinch");
+}
+function setCaption(text) {
+  dyn.caption = text;
+  el("caption").textContent = COARSE.matches ? touchWords(text) : text;
+}
+function applyPointerWords() {
+  el("help").textContent = COARSE.matches ? HELP_TOUCH : HELP_FINE;
+  setCaption(dyn.caption || "");
+  setStatusData("pointer", COARSE.matches ? "coarse" : "fine");
+}
+COARSE.addEventListener("change", applyPointerWords);

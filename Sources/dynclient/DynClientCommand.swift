@@ -72,6 +72,9 @@ struct DynClientCommand: ParsableCommand {
         let loop = try EventLoop()
         let environment = Self.environment()
         let interactive = !(headless || !isTerminal(0) || !isTerminal(1))
+        if let notice = Self.headlessNotice(asked: headless, stdin: isTerminal(0), stdout: isTerminal(1), stderr: isTerminal(2)) {
+            FDWriter.writeAll(2, Array((notice + "\n").utf8))
+        }
         let clientName = name ?? environment["USER"] ?? "dynclient"
         // The terminal view takes packed frames; headless output stays full snapshots, line for line.
         let link = ServerLink(loop: loop, address: address, name: clientName,
@@ -91,6 +94,15 @@ struct DynClientCommand: ParsableCommand {
         loop.closeAllHandles()
         _ = loop.close()
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// What to tell a person who did not ask for headless mode but gets it (`make run | tee log`: stdout is a
+    /// pipe): said on stderr when that is a terminal, so a script's output stays clean; nil otherwise.
+    static func headlessNotice(asked: Bool, stdin: Bool, stdout: Bool, stderr: Bool) -> String? {
+        guard !asked, stderr, !(stdin && stdout) else { return nil }
+        let why = !stdout ? "stdout is not a terminal" : "stdin is not a terminal"
+        return "dynclient: \(why), so this is the headless client (JSON lines out, commands in on stdin), not the terminal view; "
+            + "run it without a pipe for the terminal view, or give --headless to say you mean it"
     }
 
     /// A parent may start us with signals blocked (Foundation's `Process` passes on its thread's mask, in

@@ -28,3 +28,17 @@ import Testing
         #expect(interaction.selected == 2)
     }
 }
+
+/// `make run | tee log` (docs/ARCHITECTURE.md, dynclient): a client turned headless by a pipe says so on
+/// stderr when a person can read it there.
+@Suite(.timeLimit(.minutes(1))) struct HeadlessNoticeTests {
+    @Test func aPipedStdoutIsToldOnAStderrTerminal() {
+        let notice = DynClientCommand.headlessNotice(asked: false, stdin: true, stdout: false, stderr: true)
+        #expect(notice?.contains("stdout is not a terminal") == true && notice?.contains("headless") == true)
+        #expect(DynClientCommand.headlessNotice(asked: false, stdin: false, stdout: true, stderr: true)?.contains("stdin is not a terminal") == true)
+        // Asked for, all terminals, or nobody to read it: nothing is said.
+        #expect(DynClientCommand.headlessNotice(asked: true, stdin: true, stdout: false, stderr: true) == nil)
+        #expect(DynClientCommand.headlessNotice(asked: false, stdin: true, stdout: true, stderr: true) == nil)
+        #expect(DynClientCommand.headlessNotice(asked: false, stdin: false, stdout: false, stderr: false) == nil)
+    }
+}
