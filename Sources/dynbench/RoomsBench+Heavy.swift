@@ -26,7 +26,9 @@ extension RoomsBench {
         for setting in threads.split(separator: ",").map(String.init) {
             let extra = setting == "default" ? [] : ["--threads", setting]
             let server = try BenchServer.start(path: serverPath, clients: 8,
-                                               limits: ["--rate", "1000000", "--burst", "1000000", "--max-bodies", "\(bodies + 10)"] + extra)
+                                               limits: ["--rate", "1000000", "--burst", "1000000", "--max-bodies", "\(bodies + 10)",
+                                                        // main is the showcase, moving at 30 snapshots a second.
+                                                        "--scene", "default", "--world", "800x600"] + extra)
             defer { server.stop() }
             let main = try BenchSocket(port: server.port)
             guard main.tick(id: 1) != nil else { throw ValidationError("main did not answer") }
@@ -41,7 +43,7 @@ extension RoomsBench {
             try big.send(Array(spawns.utf8))
             guard big.tick(id: 3, timeout: 300) != nil else { throw ValidationError("big did not answer") }
             try big.send(#"{"type":"step","id":4,"ticks":\#(steps)}"#)
-            let stepping = measureMain(main, until: { big.nextLine(timeout: 0).map { Self.isAnswer($0, id: 4) } ?? false }, limit: 600)
+            let stepping = measureMain(main, until: { big.nextLine(timeout: 0.001).map { Self.isAnswer($0, id: 4) } ?? false }, limit: 600)
             try big.send(#"{"type":"resume","id":5}"#)
             let start = EventLoop.hrtimeNs
             let running = measureMain(main, until: { EventLoop.hrtimeNs - start > UInt64(seconds * 1e9) }, limit: seconds + 5)

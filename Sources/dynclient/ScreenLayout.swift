@@ -20,7 +20,8 @@ struct ScreenLayout: Equatable, Sendable {
 }
 
 /// The info rows: the world's settings (gravity and the collision mode) at the start of the first, the
-/// scene's caption after them, word-wrapped into the rows left (its end cut with `~` when it does not fit),
+/// scene's caption after them, word-wrapped into the rows left (when it does not fit, its last row ends in
+/// whole words and `(? for the rest)`: the help overlay shows all of it),
 /// and other people's notices, newest at the bottom, in every row but the first.
 enum InfoRows {
     struct Line: Equatable, Sendable {
@@ -39,13 +40,29 @@ enum InfoRows {
         var wrapped = wrap(text, width: columns)
         if wrapped.count > textRows {
             wrapped = Array(wrapped.prefix(textRows))
-            var last = wrapped.removeLast()
-            if last.count >= columns { last = String(last.prefix(columns - 1)) }
-            wrapped.append(last + "~")
+            // The settings lead the first row and stay whole; only the caption's words make room.
+            let keep = wrapped.count == 1 ? lead.count : 0
+            wrapped[wrapped.count - 1] = withHint(wrapped[wrapped.count - 1], keep: keep, columns: columns)
         }
         var result = wrapped.map { Line(text: $0) }
         if !result.isEmpty, let settings { result[0].settings = min(settings.count, result[0].text.count) }
         return result + shownNotices
+    }
+
+    /// The last row of a caption that goes on: whole words, then `(? for the rest)` (or `(?)` where only that
+    /// fits): the help overlay (`?`) shows the whole caption. Words go from the end, never the first `keep`
+    /// characters; a row with no room for either hint stays as it is.
+    static func withHint(_ line: String, keep: Int, columns: Int) -> String {
+        for hint in ["(? for the rest)", "(?)"] {
+            var words = line.split(separator: " ").map(String.init)
+            while words.joined(separator: " ").count + 1 + hint.count > columns, words.count > 1,
+                  words.dropLast().joined(separator: " ").count >= keep {
+                words.removeLast()
+            }
+            let text = words.joined(separator: " ")
+            if text.count + 1 + hint.count <= columns { return text + " " + hint }
+        }
+        return line
     }
 
     /// Words into lines of at most `width` characters (a word longer than a line is cut).

@@ -13,12 +13,23 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func settingsLeadTheFirstRowNoticesTakeTheOthersAndTheCaptionFillsTheRest() {
         let caption = "A square snapped to the centre with damping 0.5: it springs in."
         let alone = InfoRows.lines(settings: "gravity off | collide everything", caption: caption, notices: [], rows: 2, columns: 40)
-        #expect(alone.map(\.text) == ["gravity off | collide everything | A", "square snapped to the centre with~"])
+        #expect(alone.map(\.text) == ["gravity off | collide everything | A", "square snapped to the (? for the rest)"])
         #expect(alone[0].settings == 32 && alone[1].settings == 0)
         let withNotice = InfoRows.lines(settings: "gravity off | collide everything", caption: caption, notices: ["bob loaded snap"],
                                         rows: 2, columns: 40)
-        #expect(withNotice.map(\.text) == ["gravity off | collide everything | A~", "> bob loaded snap"])
+        #expect(withNotice.map(\.text) == ["gravity off | collide everything | A (?)", "> bob loaded snap"])
         #expect(withNotice.map(\.notice) == [false, true])
+        // At 80 and 120 columns no word of a long caption is cut: every row is whole words of it.
+        let long = "Two squares landing on a boundary line. Reload them (r), then set collision to boundaries "
+            + "(c twice: items, then boundaries; or the page's collision menu) while they fall: they pass through each other."
+        for columns in [80, 120] {
+            let rows = InfoRows.lines(settings: "gravity 1 down | collide everything", caption: long, notices: [], rows: 2, columns: columns)
+            let words = Set(("gravity 1 down | collide everything | " + long).split(separator: " ").map(String.init) + ["(?", "for", "the", "rest)"])
+            for row in rows {
+                #expect(row.text.count <= columns && row.text.split(separator: " ").allSatisfy { words.contains(String($0)) }, "\(columns): \(row.text)")
+            }
+            #expect(rows.last?.text.hasSuffix("(? for the rest)") == true || rows.map(\.text).joined(separator: " ").hasSuffix("each other."))
+        }
         // However many notices, the first row keeps the settings.
         let busy = InfoRows.lines(settings: "gravity 1 down | collide items", caption: nil, notices: ["a", "b", "c"], rows: 2, columns: 40)
         #expect(busy.map(\.text) == ["gravity 1 down | collide items", "> c"])

@@ -23,7 +23,8 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func theCaptionsSayWhatToTryWhereARecipeNeedsIt() {
         #expect(Scenes.caption("snap")?.contains("Tab") == true && Scenes.caption("snap")?.contains("right click") == true)
         let collision = Scenes.caption("collision") ?? ""
-        for step in ["hold", "reload", "boundaries", "resume"] { #expect(collision.contains(step), "collision: \(step)") }
+        // The keys it names do what it says: r reloads, c twice goes everything -> items -> boundaries.
+        for step in ["Reload them (r)", "c twice", "items, then boundaries"] { #expect(collision.contains(step), "collision: \(step)") }
         #expect(Scenes.caption("elasticity")?.contains("bounce together") == true)
         #expect(Scenes.caption("no-such-scene") == nil)
     }

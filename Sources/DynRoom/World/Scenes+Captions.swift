@@ -17,8 +17,8 @@ extension Scenes {
             return "Squares falling under gravity onto the floor. Turn gravity (the page's gravity buttons, or g) "
                 + "and watch them slide to another wall."
         case "collision":
-            return "Two squares landing on a boundary line. For the boundaries recipe: hold (p), reload (r), set "
-                + "collision to boundaries (c, or the page's collision menu), resume (p): they pass through each "
+            return "Two squares landing on a boundary line. Reload them (r), then set collision to boundaries while "
+                + "they fall (c twice: items, then boundaries; or the page's collision menu): they pass through each "
                 + "other and still stop on the line."
         case "push":
             return "A square with a continuous push and no gravity. Click (or Enter at the cursor) beside it: it is "
