@@ -71,11 +71,12 @@ public enum PackedEncoder {
                                      into w: inout PackedBitWriter) {
         var columns = Columns(capacity: min(current.count, 256))
         let predictor = PackedPredictor(tick: current.tick, base: base, previous: previous)
+        let cx = current.x, cy = current.y, ca = current.angle
         var next = 0
-        for i in 0..<current.count {
-            let rx = current.x[i] &- predictor.x(i)
-            let ry = current.y[i] &- predictor.y(i)
-            let ra = current.angle[i] &- predictor.angle(i)
+        for i in 0..<cx.count {
+            let rx = cx[i] &- predictor.x(i)
+            let ry = cy[i] &- predictor.y(i)
+            let ra = ca[i] &- predictor.angle(i)
             guard rx != 0 || ry != 0 || ra != 0 else { continue }
             columns.append(gap: UInt64(i - next), x: rx, y: ry, angle: ra)
             next = i + 1
@@ -116,8 +117,13 @@ public enum PackedEncoder {
 
         static func order(_ values: [UInt64]) -> Int {
             var histogram = [Int](repeating: 0, count: 65)
-            for value in values { histogram[PackedCodes.bitLength(value)] += 1 }
-            return histogram.withUnsafeBufferPointer(PackedCodes.bestOrder)
+            var longest = 0
+            for value in values {
+                let length = PackedCodes.bitLength(value)
+                histogram[length] += 1
+                longest = max(longest, length)
+            }
+            return histogram.withUnsafeBufferPointer { PackedCodes.bestOrder(UnsafeBufferPointer(rebasing: $0[0...longest])) }
         }
     }
 }

@@ -4,33 +4,38 @@
 ///
 /// Guarantees: encoder and decoder build it from the same tables and ticks, so they predict the same integers.
 struct PackedPredictor {
-    let base: PackedTable
-    let previous: PackedTable?
-    let ahead: Int64
-    let behind: Int64
+    // The columns are held directly (not through the tables) so the per-body loops touch plain arrays.
+    private let bx: [Int64], by: [Int64], ba: [Int64]
+    private let px: [Int64], py: [Int64], pa: [Int64]
+    private let predicts: Bool
+    /// The frames are evenly spaced (the usual case): the prediction is base + (base - previous) exactly.
+    private let even: Bool
+    private let ahead: Int64
+    private let behind: Int64
 
     init(tick: UInt64, base: PackedTable, previous: PackedTable?) {
-        self.base = base
+        bx = base.x
+        by = base.y
+        ba = base.angle
         let ahead = Int64(truncatingIfNeeded: tick &- base.tick)
         let behind = previous.map { Int64(truncatingIfNeeded: base.tick &- $0.tick) } ?? 0
         let usable = previous.map { $0.count == base.count } ?? false
-        self.previous = usable && PackedCodes.predicts(ahead: ahead, behind: behind) ? previous : nil
+        predicts = usable && PackedCodes.predicts(ahead: ahead, behind: behind)
+        px = predicts ? previous!.x : []
+        py = predicts ? previous!.y : []
+        pa = predicts ? previous!.angle : []
+        even = ahead == behind
         self.ahead = ahead
         self.behind = behind
     }
 
-    @inline(__always) func x(_ i: Int) -> Int64 {
-        guard let previous else { return base.x[i] }
-        return PackedCodes.predict(base: base.x[i], previous: previous.x[i], ahead: ahead, behind: behind)
+    @inline(__always) private func predict(_ base: Int64, _ previous: Int64) -> Int64 {
+        // floor((2·s·a + a) / 2a) = s for a = b: the general rule, without its division.
+        if even { return base &+ (base &- previous) }
+        return PackedCodes.predict(base: base, previous: previous, ahead: ahead, behind: behind)
     }
 
-    @inline(__always) func y(_ i: Int) -> Int64 {
-        guard let previous else { return base.y[i] }
-        return PackedCodes.predict(base: base.y[i], previous: previous.y[i], ahead: ahead, behind: behind)
-    }
-
-    @inline(__always) func angle(_ i: Int) -> Int64 {
-        guard let previous else { return base.angle[i] }
-        return PackedCodes.predict(base: base.angle[i], previous: previous.angle[i], ahead: ahead, behind: behind)
-    }
+    @inline(__always) func x(_ i: Int) -> Int64 { predicts ? predict(bx[i], px[i]) : bx[i] }
+    @inline(__always) func y(_ i: Int) -> Int64 { predicts ? predict(by[i], py[i]) : by[i] }
+    @inline(__always) func angle(_ i: Int) -> Int64 { predicts ? predict(ba[i], pa[i]) : ba[i] }
 }
