@@ -27,18 +27,27 @@ server: release
 
 ## make test: every unit and end-to-end test (real processes, real TCP on 127.0.0.1), in three runs so that the
 ## end-to-end suites never share the CPU with the CPU-heavy ones: the unit suites (in parallel), then the dynbench
-## process tests (one at a time), then the end-to-end suites (one real server at a time). Under CI=true a tool a
-## test needs (chromium, promtool, redis-server, setpriv, node) that is missing fails bootstrap and those tests; elsewhere
+## process tests (one at a time), then the end-to-end suites (one real server at a time). Then the room, fleet and
+## replay suites against a ThreadSanitizer dynserver (scripts/tsan-e2e.sh) and a short pass of every fuzz target
+## (scripts/fuzz.sh: FUZZ_RUNS executions each from a fixed seed, the same inputs every run). Every `swift test` runs under an outer watchdog (scripts/test-run.sh) that
+## kills a hung run and names the tests that started and never finished. Under CI=true a tool a test needs
+## (chromium, promtool, redis-server, redis-cli, setpriv, node) that is missing fails bootstrap and those tests; elsewhere
 ## they are skipped, saying how to install it. scripts/check-tests.sh first checks that every test has a time
-## limit, no server value is force-unwrapped and no wall-clock threshold escapes DYN_TIMING. The last line is
-## Swift Testing's verdict on the end-to-end run.
+## limit, no server value is force-unwrapped and no wall-clock threshold escapes DYN_TIMING; after the build it
+## checks that the three filters below reach every test (a new suite must match one of them).
 UNIT_SUITES = DynamicsTests\.|NetProtocolTests\.|DynServerTests\.|DynClientTests\.
+BENCH_SUITES = EndToEndTests\.DynbenchPhysicsTests
+E2E_SUITES = EndToEndTests\.EndToEnd
+FUZZ_RUNS ?= 20000
 test: bootstrap
 	@scripts/check-tests.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter '$(UNIT_SUITES)'
-	$(SWIFT) test --skip-build --filter 'EndToEndTests\.DynbenchPhysicsTests'
-	$(SWIFT) test --skip-build --filter 'EndToEndTests\.EndToEnd'
+	@scripts/check-tests.sh --filters '$(UNIT_SUITES)' '$(BENCH_SUITES)' '$(E2E_SUITES)'
+	@scripts/test-run.sh 900 '$(UNIT_SUITES)'
+	@scripts/test-run.sh 600 '$(BENCH_SUITES)'
+	@scripts/test-run.sh 1500 '$(E2E_SUITES)'
+	@scripts/tsan-e2e.sh 900
+	@FUZZ_RUNS=$(FUZZ_RUNS) scripts/fuzz.sh
 
 ## make bench: the dynbench suite in release (physics on dyn's and Box2D v3's benchmark scenes, codec, server
 ## load); one JSON line each. Side by side with Box2D v3 (built outside the repo):

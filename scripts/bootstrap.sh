@@ -2,7 +2,7 @@
 # Makes sure this machine can build and test dyn: a Swift toolchain; libuv (libuv1-dev, through pkg-config),
 # Node's http-parser (libhttp-parser-dev), wslay (libwslay-dev) and nettle (nettle-dev) to build; and, for
 # `make test`, the real programs some tests drive: a headless Chromium (chromium), promtool (prometheus),
-# redis-server (redis-server), setpriv (util-linux, which ties every child process of the test runner to
+# redis-server (redis-server), redis-cli (redis-tools), setpriv (util-linux, which ties every child process of the test runner to
 # the runner's life) and node (nodejs, whose `node --check` parses the page's scripts in web/). Missing
 # Debian packages are installed with apt-get, one tool per apt-get call, so one package that cannot be had
 # does not take the others out.
@@ -39,6 +39,7 @@ tool_table=(
     "chromium:chromium:chromium|chromium-browser"
     "promtool:prometheus:promtool"
     "redis-server:redis-server:redis-server"
+    "redis-cli:redis-tools:redis-cli"
     "setpriv:util-linux:setpriv"
     "node:nodejs:node|nodejs"
 )

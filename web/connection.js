@@ -35,16 +35,20 @@ function wsURL() {
   return dyn.room === "main" ? base : base + "?room=" + encodeURIComponent(dyn.room);
 }
 
-/// hello with the page's name and compact frames, ?token=T from the address, and `room`: the room this page
+/// hello with the page's name and packed frames (or `?snapshots=full|compact` from the address, for scripts
+/// and tests), ?token=T from the address, and `room`: the room this page
 /// created, with its room_token (so the page keeps its rights there), or "main" after its room was refused.
 /// Then whether this server has rooms: an error answer hides the picker (docs/PROTOCOL.md, rooms).
 function sayHello(room) {
-  // Compact frames: positions only, deltas against what this connection received (docs/PROTOCOL.md).
-  const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots: "compact", contacts: el("contacts").checked } };
+  // Packed frames: binary messages of a few bytes per moving body, deltas against what this connection
+  // received (docs/PROTOCOL.md, "packed"; web/packed.js decodes them).
+  const asked = new URLSearchParams(location.search).get("snapshots");
+  const snapshots = asked === "full" || asked === "compact" ? asked : "packed";
+  const hello = { type: "hello", name: dyn.name, id: "hello", subscribe: { snapshots, contacts: el("contacts").checked } };
   // A server started with --token (or an admin) lets this page in with ?token=T in its address.
   const token = new URLSearchParams(location.search).get("token");
   if (token) hello.token = token;
-  const kept = room === null && dyn.room !== "main" ? roomToken(dyn.room) : null;
+  const kept = room === null && dyn.room !== "main" ? roomToken(dyn.room) || new URLSearchParams(location.search).get("room_token") : null;
   if (kept) { hello.room = dyn.room; hello.room_token = kept; } else if (room) hello.room = room;
   send(hello);
   send({ type: "rooms", id: "rooms-probe" });
@@ -53,11 +57,14 @@ function sayHello(room) {
 function connect() {
   setConnection("connecting");
   ws = new WebSocket(wsURL());
+  ws.binaryType = "arraybuffer";
   ws.onopen = () => {
+    packed.base = null; packed.previous = null;
     backoff = 500;
     setConnection("open");
     dyn.everConnected = true;
     dyn.byeReason = null;
+    dyn.failuresHere = 0;
     clearInterval(bannerTimer);
     clearError();
     pending.clear();
@@ -67,12 +74,17 @@ function connect() {
     send({ type: "ping", t: performance.now() });
   };
   ws.onmessage = event => {
+    if (typeof event.data !== "string") { receivePacked(event.data); return; }
     let m = null;
     try { m = JSON.parse(event.data); } catch (e) { return; }
     receive(m);
   };
   ws.onclose = () => {
     clearInterval(pingTimer);
+    // A page the fleet redirected here goes back to where it started when this server is gone, so the
+    // fleet can send it to the room's new owner (docs/PROTOCOL.md, A fleet of servers).
+    const from = new URLSearchParams(location.search).get("from");
+    if (from && dyn.everConnected && ++dyn.failuresHere >= 2) { location.href = pageURL(from, dyn.room, 0); return; }
     setConnection("closed");
     el("motion").textContent = "offline"; el("ping").textContent = "-";
     retryAt = performance.now() + backoff;
@@ -116,15 +128,44 @@ function receive(m) {
     if (m.phase === "began" && m.point) { dyn.flashes.push({ x: m.point.x, y: m.point.y, at: performance.now() }); while (dyn.flashes.length > 64) dyn.flashes.shift(); }
     break;
   case "bye": dyn.byeReason = m.reason; break;
-  case "redirect":
-    if (typeof m.http === "string") location.href = m.http;
-    break;
+  case "redirect": followRedirect(m); break;
   }
+}
+
+/// A `redirect`: the room lives on another server of the fleet; the page goes to that server's page for it,
+/// carrying ?token=, the room's token (localStorage is per server), the address it started from, and how
+/// many redirects in a row it followed: at most 3, then it stays and says so.
+function followRedirect(m) {
+  if (typeof m.http !== "string") return;
+  const params = new URLSearchParams(location.search);
+  const hops = Number(params.get("hops") || 0);
+  if (hops >= 3) { showError("room " + m.room + " is on " + m.http + ": not following a 4th redirect in a row"); return; }
+  location.href = pageURL(m.http, null, hops + 1, m.room);
+}
+
+/// A page address with the parameters that travel with redirects: `base` is a page URL or, with `room`,
+/// a server's origin.
+function pageURL(base, room, hops, redirectedRoom) {
+  const params = new URLSearchParams(location.search);
+  const next = new URL(room ? base.replace(/\/$/, "") + roomPath(room) : base);
+  const token = params.get("token"); if (token) next.searchParams.set("token", token);
+  const name = redirectedRoom || room;
+  const kept = name ? roomToken(name) || params.get("room_token") : null;
+  if (kept) next.searchParams.set("room_token", kept);
+  if (hops > 0) {
+    next.searchParams.set("hops", String(hops));
+    next.searchParams.set("from", params.get("from") || location.origin);
+  }
+  return next.toString();
 }
 
 /// The room the server put this connection in: another than asked when a join was refused (the error says
 /// why, in words), so the address says where the page is and a reload does not ask again.
 function arrivedIn(room) {
+  // Joined: a redirect that brought the page here ends its row, and its room token is kept for this server.
+  const params = new URLSearchParams(location.search);
+  if (params.get("room_token") && room !== "main") keepRoomToken(room, params.get("room_token"));
+  if (params.has("hops")) { params.delete("hops"); window.history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "")); }
   if (room !== dyn.room) window.history.replaceState(null, "", roomPath(room) + location.search);
   setRoom(room);
 }

@@ -5,7 +5,8 @@ import NetProtocol
 final class BenchReader {
     let connection: TCPConnection
     let prober: Bool
-    let compact: Bool
+    /// What it subscribes to: full snapshots, compact frames or packed frames (as `packed` lines).
+    let kind: Subscription.Snapshots
     unowned let run: LoadRun
     private var framer = LineFramer(maxLineBytes: 64 << 20)
     private(set) var snapshots = 0
@@ -16,15 +17,15 @@ final class BenchReader {
     private var ackSeen = false
     private var nextID = 1
 
-    init(loop: EventLoop, address: SocketAddress, compact: Bool, prober: Bool, run: LoadRun) throws {
+    init(loop: EventLoop, address: SocketAddress, kind: Subscription.Snapshots, prober: Bool, run: LoadRun) throws {
         self.connection = try TCPConnection(loop: loop)
         self.prober = prober
-        self.compact = compact
+        self.kind = kind
         self.run = run
         connection.connect(to: address) { [unowned self] error in
             guard error == nil else { done = true; connection.close(); return }
             connection.setNoDelay(true)
-            if compact { connection.write(ClientMessage(.subscribe(SubscriptionChange(snapshots: .compact))).encoded()) }
+            if kind != .full { connection.write(ClientMessage(.subscribe(SubscriptionChange(snapshots: kind))).encoded()) }
             try? connection.startReading(onData: { [unowned self] in self.received($0) },
                                          onEnd: { [unowned self] _ in done = true; connection.close() })
         }
@@ -32,20 +33,21 @@ final class BenchReader {
 
     private static let snapshotPrefix = Array("{\"type\":\"snapshot\",\"tick\":".utf8)
     private static let framePrefix = Array("{\"type\":\"frame\",\"tick\":".utf8)
+    private static let packedPrefix = Array("{\"type\":\"packed\",\"tick\":".utf8)
 
     private func received(_ data: UnsafeRawBufferPointer) {
         if run.measuring { bytes += data.count }
         let now = EventLoop.hrtimeNs
         framer.feed(data) { event in
             guard case .line(let line) = event else { return }
-            let prefix = compact ? Self.framePrefix : Self.snapshotPrefix
+            let prefix = kind == .packed ? Self.packedPrefix : kind == .compact ? Self.framePrefix : Self.snapshotPrefix
             if line.starts(with: prefix) {
                 if run.measuring {
                     snapshots += 1
                     arrivals.append((Self.tick(line, after: prefix.count), now))
                 }
                 if ackSeen, let sent = tapSentAt {
-                    run.recordLatency(ns: now - sent, compact: compact)
+                    run.recordLatency(ns: now - sent, kind: kind)
                     tapSentAt = nil
                     ackSeen = false
                 }

@@ -9,6 +9,7 @@ import NetProtocol
 final class LoadRun {
     struct Options {
         var compactFraction = 0.0
+        var packedFraction = 0.0
         var movingFraction = 1.0
         var link: LinkProxy.Shape?
         var interpBufferMs = 100.0
@@ -19,10 +20,12 @@ final class LoadRun {
     let options: Options
     let loop: EventLoop
     private var readers: [BenchReader] = []
-    private var latency: [Bool: Histogram<UInt64>] = [
-        false: Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three),
-        true: Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three),
-    ]
+    private var latency: [Subscription.Snapshots: Histogram<UInt64>] = Dictionary(uniqueKeysWithValues:
+        [Subscription.Snapshots.full, .compact, .packed].map {
+            ($0, Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+        })
+    /// Bodies in flight (every frame lists each of them).
+    private var movingBodies: Int { Int((Double(bodies) * options.movingFraction).rounded()) }
     private(set) var measuring = false
     private(set) var snapshotHz = 30.0
     private(set) var tickHz = 60.0
@@ -52,11 +55,12 @@ final class LoadRun {
             address = proxy.address ?? direct
         }
         let compactCount = Int((Double(clientCount) * options.compactFraction).rounded())
+        let packedCount = min(clientCount - compactCount, Int((Double(clientCount) * options.packedFraction).rounded()))
         for i in 0..<clientCount {
-            let compact = i < compactCount
-            // One prober per kind: the first compact client and the first full one.
-            let prober = i == 0 || i == compactCount
-            readers.append(try BenchReader(loop: loop, address: address, compact: compact, prober: prober, run: self))
+            let kind: Subscription.Snapshots = i < compactCount ? .compact : i < compactCount + packedCount ? .packed : .full
+            // One prober per kind: the first compact client, the first packed one and the first full one.
+            let prober = i == 0 || i == compactCount || i == compactCount + packedCount
+            readers.append(try BenchReader(loop: loop, address: address, kind: kind, prober: prober, run: self))
         }
         if options.floodLinesPerS > 0 {
             flooder = try BenchFlooder(loop: loop, address: direct, linesPerSecond: options.floodLinesPerS, run: self)
@@ -96,10 +100,10 @@ final class LoadRun {
         if let link = options.link {
             fields.append("\"link\":{\"delay_ms\":\(link.delayMs),\"jitter_ms\":\(link.jitterMs),\"rate_kbit\":\(link.rateKbit)}")
         }
-        for compact in [false, true] {
-            let group = readers.filter { $0.compact == compact }
+        for kind: Subscription.Snapshots in [.full, .compact, .packed] {
+            let group = readers.filter { $0.kind == kind }
             guard !group.isEmpty else { continue }
-            fields.append("\"\(compact ? "compact" : "full")\":" + summary(group, latency: latency[compact]!))
+            fields.append("\"\(kind.rawValue)\":" + summary(group, latency: latency[kind]!))
         }
         if let cpu { fields.append("\"server_cpu_percent\":\(r(cpu, 10))") }
         if let flooder {
@@ -125,6 +129,8 @@ final class LoadRun {
             "\"interp_ready_fraction_median\":\(r(ready[ready.count / 2], 1000))",
             "\"bytes_per_s_per_client_median\":\(Int(bytes[bytes.count / 2]))",
             "\"bytes_per_s_per_client_max\":\(Int(bytes.last ?? 0))",
+            // Every byte a client read, over the moving bodies its frames carried (all of them move).
+            "\"bytes_per_moving_body\":\(r(bytes[bytes.count / 2] / max(rates[rates.count / 2] * Double(movingBodies), 1), 10))",
             "\"taps\":\(latency.totalCount)",
         ]
         if latency.totalCount > 0 {
@@ -193,8 +199,8 @@ final class LoadRun {
         bodyIDs = Array(bodyIDs.prefix(max(moving, 1)))
     }
 
-    func recordLatency(ns: UInt64, compact: Bool) {
+    func recordLatency(ns: UInt64, kind: Subscription.Snapshots) {
         guard measuring else { return }
-        _ = latency[compact]!.record(ns / 1000)
+        _ = latency[kind]!.record(ns / 1000)
     }
 }

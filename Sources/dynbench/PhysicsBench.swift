@@ -30,6 +30,8 @@ struct PhysicsBench: ParsableCommand {
     var clock: StepClock = .wall
     @Flag(help: "also charge each step's time to its stages (StepStage) and print their means and shares")
     var stages = false
+    @Option(help: "step the world on this many worker threads, the stepping thread included (1: one thread)")
+    var workers: Int = 1
 
     var sceneType: any BenchScene.Type { BenchSceneCatalog.scene(named: scene)! }
     var resolvedSize: Int { size ?? sceneType.defaultSize }
@@ -44,6 +46,7 @@ struct PhysicsBench: ParsableCommand {
         guard !apart || wakeOne else { throw ValidationError("--apart goes with --wake-one") }
         guard settleSteps >= 0 else { throw ValidationError("--settle-steps must be >= 0") }
         guard rounds > 0 else { throw ValidationError("--rounds must be > 0") }
+        guard (1...64).contains(workers) else { throw ValidationError("--workers must be 1...64") }
         guard !stages || (compareBox2d3 == nil && !wakeOne) else {
             throw ValidationError("--stages times a plain run: drop --compare-box2d3 and --wake-one")
         }
@@ -73,7 +76,8 @@ struct PhysicsBench: ParsableCommand {
     }
 
     var physicsRun: PhysicsRun {
-        PhysicsRun(scene: sceneType, size: resolvedSize, steps: steps, sleeping: !noSleep, clock: clock)
+        PhysicsRun(scene: sceneType, size: resolvedSize, steps: steps, sleeping: !noSleep, clock: clock,
+                   workers: workers > 1 ? StepWorkers(threads: workers) : nil)
     }
 
     func line(_ r: PhysicsRun.Result, extra: String = "") -> String {
@@ -81,6 +85,7 @@ struct PhysicsBench: ParsableCommand {
             + "\"steps\":\(steps),\"ms_per_step_median\":\(Stats.fixed(r.median)),"
             + "\"ms_per_step_mean\":\(Stats.fixed(r.mean)),\"settled\":\(r.settled),"
             + "\"top_y_end\":\(Stats.fixed(r.topY)),\"max_disp_end\":\(Stats.fixed(r.maxDisplacement))"
+            + ",\"workers\":\(workers),\"hash\":\"\(hex(r.hash))\""
             + (clock == .cpu ? ",\"clock\":\"cpu\"" : "") + "\(extra)}"
     }
 
@@ -88,4 +93,10 @@ struct PhysicsBench: ParsableCommand {
         line(w.run, extra: ",\"mode\":\"wake_one\",\"settle_steps\":\(w.settleSteps),"
             + "\"settled_before_push\":\(w.settledBeforePush),\"pushed_item\":\(w.pushed),\"apart\":\(apart),\"moving_end\":\(w.run.moving)")
     }
+}
+
+/// A state hash as 16 hex digits (as the protocol's `hash` reply writes it).
+private func hex(_ h: UInt64) -> String {
+    let digits = String(h, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
 }

@@ -12,6 +12,8 @@ struct PhysicsRun {
     var clock: StepClock = .wall
     /// `--stages`: charge each step's time to its stages here.
     var stages: StageTimes?
+    /// `--workers N`: the worker threads the world's step uses (nil: one thread).
+    var workers: StepWorkers?
 
     struct Result {
         var bodies: Int
@@ -25,6 +27,8 @@ struct PhysicsRun {
         var maxDisplacement: Double
         /// Dynamic items whose velocity is not exactly zero at the end (a sleeping item's is).
         var moving: Int
+        /// The final world's state hash (`DynamicAnimator.stateHash()`): the same for any number of workers.
+        var hash: UInt64 = 0
         /// CPU time of building the scene and every step, seconds (what `--compare-box2d3` sets against the
         /// harness process's CPU time).
         var cpuSeconds = 0.0
@@ -44,10 +48,12 @@ struct PhysicsRun {
     func run() throws -> Result {
         let cpuStart = StepClock.cpu.nowMs()
         let animator = Self.makeAnimator(sleeping: sleeping)
+        animator.workers = workers
         let built = try scene.build(animator, size: size)
         let starts = built.bodies.map { animator.item($0)!.center }
         let samples = try Self.time(animator, steps: steps, clock: clock, stages: stages, beforeStep: built.beforeStep)
         var result = Self.endState(animator, bodies: built.bodies, starts: starts, samples: samples)
+        result.hash = animator.stateHash()
         result.cpuSeconds = (StepClock.cpu.nowMs() - cpuStart) * 1e-3
         return result
     }

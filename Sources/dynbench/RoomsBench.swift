@@ -7,17 +7,19 @@ import NetProtocol
 /// `--mode busy`: R rooms, each a hot gas of B bodies that never rests, on `--threads 1` and then on
 /// `--threads N`: total room ticks per second each way, and the ratio. `--mode rest`: R rooms of the default
 /// scene, each with one compact client, once at rest: the server's CPU and RSS, and join → keyframe latency.
+/// `--mode heavy`: one heavy room beside main (RoomsBench+Heavy.swift).
 struct RoomsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rooms",
         abstract: "Busy rooms on 1 vs N threads (ticks/s), or many rooms at rest (CPU, RSS, join latency); one JSON line.")
 
-    enum Mode: String, ExpressibleByArgument { case busy, rest }
+    enum Mode: String, ExpressibleByArgument { case busy, rest, heavy }
 
-    @Option(help: "busy or rest.") var mode: Mode = .busy
+    @Option(help: "busy, rest or heavy (one heavy room beside main: RoomsBench+Heavy.swift).") var mode: Mode = .busy
     @Option(help: "Rooms.") var rooms = 2
     @Option(help: "busy: moving bodies per room.") var bodies = 6000
-    @Option(help: "busy: the thread counts to compare, comma-separated.") var threads = "1,2"
+    @Option(help: "busy, heavy: the thread counts to compare, comma-separated (heavy: \"default\" passes none).") var threads = "1,2"
+    @Option(help: "heavy: the ticks of the held room's step.") var steps = 600
     @Option(help: "busy: runs per thread count (--runs), interleaved; the best counts (other load on the machine only slows a run down).")
     var runs = 1
     @Option(help: "Measured seconds.") var seconds: Double = 10
@@ -28,6 +30,7 @@ struct RoomsBench: ParsableCommand {
         switch mode {
         case .busy: try busy()
         case .rest: try rest()
+        case .heavy: try heavy()
         }
     }
 
@@ -171,5 +174,5 @@ struct RoomsBench: ParsableCommand {
         round(Double(histogram.valueAtPercentile(percentile)) / 1000)
     }
 
-    private static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }

@@ -16,6 +16,7 @@ struct ServerBench: ParsableCommand {
     @Option(help: "Use a running server on this port instead of starting one (it needs a generous --rate).") var port: Int?
     @Option(help: "The dynserver binary (default: next to dynbench).") var serverPath: String?
     @Option(help: "Share of clients that subscribe to compact frames (0...1); the rest take full snapshots.") var compactFraction: Double = 0
+    @Option(help: "Share of clients that subscribe to packed frames, as `packed` lines (0...1), after the compact ones.") var packedFraction: Double = 0
     @Option(help: "Share of the bodies that move (0...1); the others start at rest.") var movingFraction: Double = 1
     @Option(help: "Run the clients through a simulated link with this one-way delay (ms).") var linkDelayMs: Double?
     @Option(help: "The link's jitter, ± ms.") var linkJitterMs: Double = 0
@@ -24,8 +25,8 @@ struct ServerBench: ParsableCommand {
     @Option(help: "An extra client floods the server with this many tap lines per second.") var floodLinesPerS: Int = 0
 
     func validate() throws {
-        guard (0...1).contains(compactFraction), (0...1).contains(movingFraction) else {
-            throw ValidationError("--compact-fraction and --moving-fraction must be 0...1")
+        guard (0...1).contains(compactFraction), (0...1).contains(packedFraction), (0...1).contains(movingFraction) else {
+            throw ValidationError("--compact-fraction, --packed-fraction and --moving-fraction must be 0...1")
         }
     }
 
@@ -37,6 +38,7 @@ struct ServerBench: ParsableCommand {
         let targetPort = port ?? server!.port
         var options = LoadRun.Options()
         options.compactFraction = compactFraction
+        options.packedFraction = packedFraction
         options.movingFraction = movingFraction
         options.link = linkDelayMs.map { LinkProxy.Shape(delayMs: $0, jitterMs: linkJitterMs, rateKbit: linkRateKbit) }
         options.interpBufferMs = interpBufferMs

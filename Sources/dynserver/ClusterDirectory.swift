@@ -275,6 +275,20 @@ final class ClusterDirectory {
     /// creation, unload and shutdown). Done only when Redis confirms; a refused or failed save is retried on
     /// the next round.
     func save(_ room: Room, always: Bool) {
+        // Off the loop while the workers run: the room's next job encodes the state (Server+RoomRuns.swift),
+        // which comes back here through save(_:state:).
+        if !server.shuttingDown {
+            server.requestSave(room, reason: "fleet", always: always)
+            return
+        }
+        save(room, always: always, state: nil)
+    }
+
+    /// Writes a state the room's save job encoded off the loop (Server+RoomRuns.swift).
+    func save(_ room: Room, state: [UInt8]) { save(room, always: true, state: state) }
+
+    /// The save itself: `given` is the encoded state, or nil to encode it here (shutdown: no workers).
+    private func save(_ room: Room, always: Bool, state given: [UInt8]?) {
         guard let lifecycle = lifecycles[room.name], let epoch = lifecycle.epoch, lifecycle.phase != .gone else { return }
         guard room.unsaved || lifecycle.saveDirty || always else { return }
         let name = room.name
@@ -282,7 +296,7 @@ final class ClusterDirectory {
             lifecycles[name]?.saveDirty = true
             return
         }
-        let state = room.world.encodeState(tick: room.tick)
+        let state = given ?? room.world.encodeState(tick: room.tick)
         lifecycles[name]?.saveDirty = false
         // The file save (--state-dir) clears the flag itself; without one, Redis is the only copy.
         if room.statePath == nil { room.unsaved = false }
@@ -469,6 +483,12 @@ final class ClusterDirectory {
         do {
             room.tick = try room.world.restoreState(bytes)
             room.unsaved = false
+            // A recording starts where the room's history does: its header is written again for the
+            // restored state (the file is reopened; the header of the scene it replaced goes).
+            if room.recorder != nil, let dir = server.config.recordDir {
+                room.recorder = nil
+                room.startRecording(dir: dir)
+            }
             log.notice("room \(room.name): restored from the fleet's state: \(room.world.animator.itemCount) items, tick \(room.tick)")
         } catch {
             log.error("room \(room.name): the state in Redis is unusable (\(error)); starting with its scene")

@@ -42,8 +42,10 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Unload a room other than main after this many seconds without clients (saved first with --state-dir).")
     var roomIdleS: Double = 300
     @Option(help: "Most rooms loaded at once, main included.") var maxRooms = 1000
+    @Option(help: "Most rooms one connection may have created that are still loaded (the admin token is exempt).")
+    var maxRoomsPerClient = 16
     @Flag(help: "Refuse joins that would create a room (forbidden).") var noRoomCreate = false
-    @Option(help: "Worker threads that step rooms in parallel (default: the number of cores).") var threads: Int?
+    @Option(help: "Worker threads that run the rooms' ticks, steps and saves off the loop (default: the number of cores).") var threads: Int?
     @Option(help: "Join a fleet whose room directory is in Redis: redis://[:PASSWORD@]HOST:PORT[/DB] (docs/DEPLOY.md).") var cluster: String?
     @Option(name: .customLong("room-ttl-s"), help: "In a fleet: seconds a room's saved state stays in Redis with nobody holding the room (default 7 days).")
     var roomTTLS: Double = 7 * 86_400
@@ -86,6 +88,7 @@ struct DynServerCommand: ParsableCommand {
         if let stateDir, stateDir.isEmpty { throw ValidationError("--state-dir needs a directory") }
         guard roomIdleS > 0, roomIdleS <= 86_400 * 365 else { throw ValidationError("--room-idle-s must be > 0") }
         guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be >= 1 (main counts)") }
+        guard maxRoomsPerClient >= 0 else { throw ValidationError("--max-rooms-per-client must be >= 0") }
         guard (threads ?? 1) >= 1, (threads ?? 1) <= 256 else { throw ValidationError("--threads must be 1...256") }
         if let record, record.isEmpty { throw ValidationError("--record needs a directory") }
         guard hashEvery >= 1 else { throw ValidationError("--hash-every must be >= 1") }
@@ -176,6 +179,7 @@ struct DynServerCommand: ParsableCommand {
         config.stateDir = stateDir
         config.roomIdleS = roomIdleS
         config.maxRooms = maxRooms
+        config.maxRoomsPerClient = maxRoomsPerClient
         config.noRoomCreate = noRoomCreate
         config.threads = threads ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         config.recordDir = record

@@ -170,5 +170,6 @@ final class NullFront: RoomFront {
     func latestStillQueued(client: Int) -> Bool { false }
     func ticked(_ n: UInt64) {}
     func stepped(seconds: Double) {}
+    func skippedTicks(_ n: UInt64) {}
     func sentSnapshot(bytes: Int, clients: Int) {}
 }

@@ -62,7 +62,7 @@ extension Server {
     /// precede their scene), then its replies in one write, then a pause if its output backs up.
     func finishRead(_ session: ClientSession) {
         // Structure changed by this batch goes out before the replies, so acks never precede their scene.
-        session.room.syncScene()
+        if isFree(session.room) { session.room.syncScene() }
         guard !session.closing else { return }
         session.flushReplies()
         if session.connection.pendingBytes > readPauseHighBytes { pauseReading(session) }

@@ -9,18 +9,47 @@ extension Server {
     func handleLine(_ line: UnsafeRawBufferPointer, from session: ClientSession) {
         guard !session.closing else { return }
         if let cluster, cluster.isHolding(session) { return cluster.hold(line, for: session) }
+        // Decoded and rate-limited as it arrives; answered in order with the session's earlier messages.
+        let answer: () -> Void
         switch ClientMessage.decode(line) {
         case .failure(let error):
             _ = session.bucket.take(nowNs: EventLoop.hrtimeNs)
-            session.reply(.error(error))
+            answer = { session.reply(.error(error)) }
         case .success(let message):
             guard session.bucket.take(nowNs: EventLoop.hrtimeNs) else {
-                session.reply(.error(ProtocolError(.rateLimited, "more than \(Int(config.rate)) commands/s (burst \(Int(config.burst)))", id: message.id)))
-                return
+                let limited = ProtocolError(.rateLimited, "more than \(Int(config.rate)) commands/s (burst \(Int(config.burst)))", id: message.id)
+                answer = { session.reply(.error(limited)) }
+                break
             }
             metrics.command(message.command.typeName)
-            execute(message, from: session)
+            answer = { [unowned self] in self.execute(message, from: session) }
         }
+        dispatch(answer, for: session, waited: false)
+    }
+
+    /// Answers now when the session's room is free; else the answer waits behind what reached the room
+    /// before (docs/ARCHITECTURE.md, Rooms and threads) and then goes out like the end of a read. A session
+    /// that moved to another room meanwhile (a `join` that waited in the same queue) follows it there.
+    func dispatch(_ answer: @escaping () -> Void, for session: ClientSession, waited: Bool) {
+        let room = session.room
+        guard !isFree(room) else {
+            answer()
+            if waited { settle(session) }
+            return
+        }
+        whenFree(room) { [unowned self] in
+            guard !session.closing else { return }
+            guard session.room === room else { return self.dispatch(answer, for: session, waited: true) }
+            answer()
+            self.settle(session)
+        }
+    }
+
+    /// The end of a message applied after it waited: scenes first, then its replies.
+    func settle(_ session: ClientSession) {
+        if isFree(session.room) { session.room.syncScene() }
+        guard !session.closing else { return }
+        session.flushReplies()
     }
 
     private func execute(_ message: ClientMessage, from session: ClientSession) {

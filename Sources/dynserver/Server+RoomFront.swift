@@ -28,5 +28,7 @@ extension Server: RoomFront {
 
     func stepped(seconds: Double) { metrics.stepped(seconds: seconds) }
 
+    func skippedTicks(_ n: UInt64) { metrics.ticksSkipped += n }
+
     func sentSnapshot(bytes: Int, clients: Int) { metrics.sentSnapshot(bytes: bytes, clients: clients) }
 }

@@ -61,6 +61,13 @@ extension Server {
             return .failure(ProtocolError(.forbidden, "room \(name) does not exist and this server creates no rooms (--no-room-create)"))
         }
         guard rooms.count < config.maxRooms else { return .failure(roomLimit()) }
+        // The admin token is exempt from --max-rooms-per-client (docs/PROTOCOL.md, Rooms).
+        if config.adminToken == nil || !session.serverAdmin {
+            let created = rooms.values.filter { $0.creatorClient == session.id }.count
+            guard created < config.maxRoomsPerClient else {
+                return .failure(ProtocolError(.roomLimit, "this connection created \(created) rooms that are still loaded, the most a connection may (--max-rooms-per-client)"))
+            }
+        }
         return .success(JoinPlan(target: .create(name, scene: scene ?? config.scene), roomAdmin: true))
     }
 
@@ -86,17 +93,24 @@ extension Server {
             metrics.roomsCreated += 1
             log.info("room \(name) created by client \(session.id) with scene \(scene) (\(rooms.count) rooms)")
         }
-        let now = EventLoop.hrtimeNs
-        session.room.remove(session.seat, nowNs: now)
-        session.roomAdmin = plan.roomAdmin
-        room.add(session.seat)
+        if created { room.creatorClient = session.id }
+        let old = session.room
+        whenFree(old) { old.remove(session.seat, nowNs: EventLoop.hrtimeNs) }
         session.room = room
-        session.flushReplies()
-        room.sendWorld(to: session.seat)
-        var fields = extraAck
-        fields += [("room", .string(room.name)), ("created", .bool(created)), ("admin", .bool(session.admin))]
-        if created, let token = room.roomToken { fields.append(("room_token", .string(token))) }
-        session.reply(.ack(id: id, fields: fields))
+        // The new room may be on a worker: the seat is taken, and the scene, state and ack sent, once it is back
+        // (the session's later messages wait behind this in the same room).
+        whenFree(room) {
+            guard !session.closing else { return }
+            session.roomAdmin = plan.roomAdmin
+            room.add(session.seat)
+            session.flushReplies()
+            room.sendWorld(to: session.seat)
+            var fields = extraAck
+            fields += [("room", .string(room.name)), ("created", .bool(created)), ("admin", .bool(session.admin))]
+            if created, let token = room.roomToken { fields.append(("room_token", .string(token))) }
+            session.reply(.ack(id: id, fields: fields))
+            session.flushReplies()
+        }
     }
 
     /// `DIR/NAME.token` beside the room's state file, so its creator's token survives a restart.
@@ -146,7 +160,7 @@ extension Server {
         // In a fleet a room's state is saved to Redis at unload: none unloads while Redis is away.
         if cluster?.problem != nil { return }
         // A replay's room (`replay --serve`) stays for the whole run, watched or not.
-        for room in roomOrder where room.name != Room.mainName && room.seats.isEmpty && !room.playback {
+        for room in roomOrder where room.name != Room.mainName && room.seats.isEmpty && !room.playback && isFree(room) {
             guard let since = room.idleSinceNs, nowNs &- since >= idleNs else { continue }
             unload(room, reason: "idle")
         }
@@ -198,6 +212,11 @@ extension Server {
     /// Saves every loaded room that changed since its last save (`--state-interval`, and `always` at shutdown).
     func saveRooms(reason: String, always: Bool = false) {
         for room in roomOrder {
+            guard shuttingDown else {
+                // Off the loop: encoded, written and synced by the room's next job (Server+RoomRuns.swift).
+                requestSave(room, reason: reason, always: always)
+                continue
+            }
             cluster?.save(room, always: always)
             room.saveState(reason: reason, always: always)
         }

@@ -28,8 +28,15 @@ final class Server {
     var unloadedRooms: [String: UnloadedRoom] = [:]
     /// The start of the tick schedule every room's clock follows.
     let beatStartNs: UInt64
-    /// The workers that step busy rooms in parallel (`--threads` above 1).
-    var pool: StepPool?
+    /// The `--threads` workers that run the rooms' jobs (Server+RoomRuns.swift), and how they wake the loop.
+    var workers: RoomWorkers?
+    private var workersDone: AsyncWaker?
+    /// Where each room is (on a worker or here) and the inputs that wait for it.
+    var roomRuns: [ObjectIdentifier: RoomRun] = [:]
+    /// Called with every state a room's save job encoded (after the fleet's copy): a hook for the lifecycle.
+    var onSaved: ((Room, SavedState) -> Void)?
+    /// When the beat's timer is due (`dyn_loop_lag_seconds` is how late it fires).
+    var tickTimerDueNs: UInt64 = 0
     private var nextClientID = 1
     private var listener: TCPListener?
     private(set) var tickTimer: UVTimer?
@@ -93,10 +100,14 @@ final class Server {
         listener.onAcceptError = { [unowned self] error in self.log.warning("accept failed: \(error)") }
         self.listener = listener
         clock = TickClock(hz: config.tickHz, startNs: beatStartNs, joiningAt: EventLoop.hrtimeNs)
-        if config.threads > 1 { pool = StepPool(threads: config.threads) }
+        let workersDone = try AsyncWaker(loop: loop) { [unowned self] in self.workersFinished() }
+        self.workersDone = workersDone
+        workers = RoomWorkers(threads: max(1, config.threads), wake: workersDone.signal)
         let tickTimer = try UVTimer(loop: loop)
         self.tickTimer = tickTimer
-        try tickTimer.start(afterMs: clock.msUntilNext(nowNs: EventLoop.hrtimeNs)) { [unowned self] in self.onTickTimer() }
+        let firstMs = clock.msUntilNext(nowNs: EventLoop.hrtimeNs)
+        tickTimerDueNs = EventLoop.hrtimeNs + firstMs * 1_000_000
+        try tickTimer.start(afterMs: firstMs) { [unowned self] in self.onTickTimer() }
         let housekeeping = try UVTimer(loop: loop)
         self.housekeeping = housekeeping
         try housekeeping.start(afterMs: 250, repeatMs: 250) { [unowned self] in
@@ -200,18 +211,22 @@ final class Server {
                               authRequired: config.token != nil, room: welcomeRoom, httpPort: boundHTTPPort)
         connection.write(ServerMessage.welcome(welcome).encoded())
         sessions[id] = session
-        main.add(session.seat)
-        if let plan {
-            performJoin(plan, session: session, id: nil, extraAck: [])
-            session.flushReplies()
-        } else if session.authorized {
-            main.sendWorld(to: session.seat)
+        // `main` may be on a worker: the session takes its seat when main is back (its messages wait too).
+        whenFree(main) { [unowned self] in
+            guard !session.closing else { return }
+            main.add(session.seat)
+            if let plan {
+                self.performJoin(plan, session: session, id: nil, extraAck: [])
+                session.flushReplies()
+            } else if session.authorized {
+                main.sendWorld(to: session.seat)
+            }
+            if let refusal {
+                session.reply(.error(refusal))
+                session.flushReplies()
+            }
+            if claimLater, let requested { self.joinFleetRoom(requested, session: session) }
         }
-        if let refusal {
-            session.reply(.error(refusal))
-            session.flushReplies()
-        }
-        if claimLater, let requested { joinFleetRoom(requested, session: session) }
         log.info("client \(id) connected from \(session.address) over \(connection.transportName) (\(sessions.count) connected)")
         return session
     }
@@ -221,7 +236,8 @@ final class Server {
         guard !session.closing else { return }
         session.closing = true
         sessions[session.id] = nil
-        session.room.remove(session.seat, nowNs: EventLoop.hrtimeNs)
+        let room = session.room
+        whenFree(room) { room.remove(session.seat, nowNs: EventLoop.hrtimeNs) }
         log.info("client \(session.id) dropped: \(reason) (\(sessions.count) connected)")
         if bye {
             session.connection.write(ServerMessage.bye(reason: reason).encoded())
@@ -254,6 +270,13 @@ final class Server {
         tickTimer?.close()
         housekeeping?.close()
         stateTimer?.close()
+        // The workers finish the jobs they run (their output goes nowhere now) and stop; then every room is
+        // the loop's again and is saved here (shutdown may wait: nothing else is served any more).
+        workers?.stop()
+        _ = workers?.takeQueued()
+        _ = workers?.takeFinished()
+        for run in roomRuns.values { run.onWorker = false }
+        workersDone?.close()
         saveRooms(reason: reason, always: true)
         stopFleet()
         signals.forEach { $0.close() }
@@ -267,7 +290,6 @@ final class Server {
             session.connection.closeAfterFlush(timeoutMs: 1000)
         }
         sessions.removeAll()
-        pool?.stop()
     }
 }
 

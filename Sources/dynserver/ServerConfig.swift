@@ -40,9 +40,11 @@ struct ServerConfig: Sendable {
     var roomIdleS = 300.0
     /// `--max-rooms`: loaded rooms at most, `main` included.
     var maxRooms = 1000
+    /// `--max-rooms-per-client`: rooms one connection may have created that are still loaded (admin token exempt).
+    var maxRoomsPerClient = 16
     /// `--no-room-create`: a join to a room that does not exist is `forbidden`.
     var noRoomCreate = false
-    /// `--threads`: threads that step busy rooms in parallel (1: every room steps on the loop thread, no worker).
+    /// `--threads`: worker threads that run the rooms' jobs (Server+RoomRuns.swift); the loop never steps a room.
     var threads = 1
     /// `--record DIR`: each room records itself to `DIR/NAME.ndjson` (nil: no recordings).
     var recordDir: String?

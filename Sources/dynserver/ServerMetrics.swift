@@ -34,6 +34,23 @@ final class ServerMetrics {
     /// dropped here because another server took their lease.
     private(set) var fleetRedirects: [String: UInt64] = ["join": 0, "http": 0, "lease_lost": 0]
     var fleetRoomsLost: UInt64 = 0
+    /// Part L (docs/ARCHITECTURE.md, Rooms and threads): ticks the rooms' catch-up limit dropped, the ticks each
+    /// room's last job left undone, and how late the beat's timer fired.
+    var ticksSkipped: UInt64 = 0
+    private(set) var roomTicksBehind: [String: UInt64] = [:]
+    static let lagBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+    private(set) var lagBucketCounts = [UInt64](repeating: 0, count: ServerMetrics.lagBuckets.count)
+    private(set) var lagCount: UInt64 = 0
+    private(set) var lagSum = 0.0
+
+    func roomBehind(_ name: String, ticks: UInt64) { roomTicksBehind[name] = ticks }
+
+    /// The beat's timer fired `seconds` after it was due.
+    func loopLagged(seconds: Double) {
+        lagCount += 1
+        lagSum += seconds
+        for (i, bound) in Self.lagBuckets.enumerated() where seconds <= bound { lagBucketCounts[i] += 1 }
+    }
     /// Renewals and saves Redis refused because their epoch was no longer the room's (SPEC Part M fencing),
     /// and saves not confirmed (refused, failed or lost; retried).
     var fleetEpochRefusals: UInt64 = 0
@@ -87,10 +104,30 @@ extension Server {
         for (code, n) in metrics.errors.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_errors_total", [("code", code)], Double(n))
         }
+        out.family("dyn_room_step_seconds", "histogram", "Wall time of one physics step of any room, on the workers (the same steps as dyn_step_seconds).")
+        for (i, bound) in ServerMetrics.stepBuckets.enumerated() {
+            out.sample("dyn_room_step_seconds_bucket", [("le", PrometheusText.format(bound))], Double(metrics.stepBucketCounts[i]))
+        }
+        out.sample("dyn_room_step_seconds_bucket", [("le", "+Inf")], Double(metrics.stepCount))
+        out.sample("dyn_room_step_seconds_sum", [], metrics.stepSum)
+        out.sample("dyn_room_step_seconds_count", [], Double(metrics.stepCount))
+        out.family("dyn_room_ticks_behind", "gauge", "The most ticks any loaded room is behind its clock (its last job ran out of time with them due).")
+        out.sample("dyn_room_ticks_behind", [], Double(roomOrder.map { metrics.roomTicksBehind[$0.name] ?? 0 }.max() ?? 0))
+        out.family("dyn_ticks_skipped_total", "counter", "Ticks dropped because a room fell further behind its clock than the catch-up limit.")
+        out.sample("dyn_ticks_skipped_total", [], Double(metrics.ticksSkipped))
+        out.family("dyn_loop_lag_seconds", "histogram", "How late the loop handled the beat's due timer.")
+        for (i, bound) in ServerMetrics.lagBuckets.enumerated() {
+            out.sample("dyn_loop_lag_seconds_bucket", [("le", PrometheusText.format(bound))], Double(metrics.lagBucketCounts[i]))
+        }
+        out.sample("dyn_loop_lag_seconds_bucket", [("le", "+Inf")], Double(metrics.lagCount))
+        out.sample("dyn_loop_lag_seconds_sum", [], metrics.lagSum)
+        out.sample("dyn_loop_lag_seconds_count", [], Double(metrics.lagCount))
+        out.family("dyn_nonfinite_values_total", "counter", "NaN or infinite numbers the wire encoders met and wrote as 0 (a correct server keeps it at 0).")
+        out.sample("dyn_nonfinite_values_total", [], Double(NonFiniteValues.total))
         out.family("dyn_bodies", "gauge", "Items in every loaded room now (dynamic, static and kinematic).")
-        out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.world.animator.itemCount }))
+        out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.summary.bodies }))
         out.family("dyn_world_paused", "gauge", "Loaded rooms at rest or held now: no physics step runs in them (1 or 0 with main alone).")
-        out.sample("dyn_world_paused", [], Double(roomOrder.filter { $0.isAtRest }.count))
+        out.sample("dyn_world_paused", [], Double(roomOrder.filter { $0.summary.paused || $0.summary.held }.count))
         out.family("dyn_rooms", "gauge", "Rooms loaded now, main included.")
         out.sample("dyn_rooms", [], Double(rooms.count))
         out.family("dyn_rooms_created_total", "counter", "Rooms created by a join.")

@@ -69,6 +69,11 @@ extension DynamicAnimator {
         return out
     }
 
+    /// The speed of the fastest of `ids` (pt/s), 0 for none.
+    func fastest(_ ids: [ItemID]) -> Double {
+        ids.map { item($0)?.velocity.length ?? 0 }.max() ?? 0
+    }
+
     /// The deepest overlap between two of `ids` (pt, positive), 0 when none overlap.
     func deepestOverlap(_ ids: [ItemID]) -> Double {
         let o = ids.map { Outline(item($0)!) }

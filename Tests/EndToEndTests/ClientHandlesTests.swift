@@ -37,19 +37,24 @@ extension EndToEnd {
             var body = 0
             let session = try ClientSession { control in body = try ClientSession.box(control) }
             session.client.type(ClientSession.mouse("press", column: 50, row: 15))
-            // A quick stroke to the right: 20 pt every 15 ms (about 1300 pt/s), released while still moving.
+            // A quick stroke to the right: 20 pt every 15 ms (about 1300 pt/s), released while still moving (the
+            // release goes out with the last motion, so no pause of this machine's can make the hand look still).
             // The pauses pace the hand; they synchronise nothing.
-            for step in 1...6 {
+            for step in 1...5 {
                 session.client.type(ClientSession.mouse("motion", column: 50 + 2 * step, row: 15))
                 usleep(15_000)
             }
-            session.client.type(ClientSession.mouse("release", column: 62, row: 15))
+            session.client.type(ClientSession.mouse("motion", column: 62, row: 15) + ClientSession.mouse("release", column: 62, row: 15))
             // The client measures the hand with its own clock, so how fast the fling is depends on how promptly
-            // this machine delivered the motion reports: 500 pt/s is judged under `make soak` (DYN_TIMING=1);
-            // here, faster than the client's fling threshold, to the right.
+            // this machine delivered the motion reports: 500 pt/s is judged under `make soak` (DYN_TIMING=1).
+            // Here, a count and a direction: the release sent one `velocity` command (the fling), and the item
+            // leaves the drag moving right faster than the client's fling threshold.
             let fast = Reliability.measuresTiming ? 500 : 30.0
             let flung = session.control.nextSnapshot(timeout: 5) { snapshot in
                 snapshot.drags.isEmpty && (snapshot.bodies.first { $0.id == body }?.vx ?? 0) > fast
+            }
+            if let http = session.server.httpPort {
+                #expect(try MetricsScrape.fetch(port: http).value(#"dyn_commands_total{type="velocity"}"#) == 1, "the release flings once")
             }
             #expect(flung != nil, "no fast item after the release")
             session.quit()

@@ -173,6 +173,8 @@ extension EndToEnd {
             let probe = try other.connect()
             _ = probe.join()
             proxy.freeze()
+            let frozenAt = Date()
+            var firstRefusal: Date?
             var lastOwnerAck: Date?
             var ownerRefused = 0
             var firstOtherAck: Date?
@@ -182,7 +184,9 @@ extension EndToEnd {
                 id += 1
                 switch member.tryWrite(id: id).acked {
                 case true?: lastOwnerAck = Date()
-                case false?: ownerRefused += 1
+                case false?:
+                    ownerRefused += 1
+                    if firstRefusal == nil { firstRefusal = Date() }
                 case nil: break
                 }
                 id += 1
@@ -193,6 +197,7 @@ extension EndToEnd {
                 usleep(100_000)
             }
             let otherAck = try #require(firstOtherAck, "the other server never took lab over")
+            print("fleet: a cut-off owner held lab \(firstRefusal.map { $0.timeIntervalSince(frozenAt) } ?? -1) s after its link froze; the other server acknowledged its first write \(otherAck.timeIntervalSince(frozenAt)) s after")
             #expect(ownerRefused > 0, "the cut-off owner never held lab")
             #expect(lastOwnerAck.map { $0 < otherAck } ?? true, "two servers acknowledged writes to lab in the same interval")
             id += 1

@@ -117,9 +117,14 @@ extension EndToEnd {
             // The page asks the other server for lab: the redirect takes it to the owner's page for the room.
             _ = try browser.evaluate(#"send({type: "join", room: "lab", id: "j"})"#)
             let ownerPage = "http://127.0.0.1:\(try #require(owner.httpPort))/r/lab"
-            let moved = Reliability.eventually(timeout: 20) { (try? browser.evaluate("location.href")) as? String == ownerPage }
+            let here = "location.origin + location.pathname"
+            let moved = Reliability.eventually(timeout: 20) { (try? browser.evaluate(here)) as? String == ownerPage }
             let at = (try? browser.evaluate("location.href")) as? String
             #expect(moved, "the page is at \(at ?? "?"), not \(ownerPage)")
+            // It remembers where it started (to go back there if the owner dies); the redirect row ended.
+            #expect(at?.contains("from=http%3A%2F%2F127.0.0.1%3A\(otherHTTP)") == true, "\(at ?? "?")")
+            #expect(Reliability.eventually(timeout: 20) { ((try? browser.evaluate("location.search")) as? String)?.contains("hops=") == false },
+                    "the redirect row never ended: \(at ?? "?")")
             withExtendedLifetime((redis, maker)) {}
         }
 
@@ -220,6 +225,32 @@ extension EndToEnd {
             #expect(answer?.ackFields?.first { $0.0 == "created" }?.1 == .bool(false))
             #expect(probe.lastScene?.bodies.contains { $0.id == Int(body) } == true, "body \(Int(body)) came along")
             withExtendedLifetime((redis, owner)) {}
+        }
+
+        @Test func aRecordingOfARestoredRoomStartsFromItsRestoredState() throws {
+            let redis = try RedisServerProcess()
+            let owner = try fleetServer(redis, ["--room-idle-s", "0.5"])
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dyn-fleet-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let other = try fleetServer(redis, ["--record", directory.path])
+            let maker = try owner.connect()
+            _ = maker.join()
+            _ = try #require(try maker.joinAnswer("lab", id: 1)?.ackFields)
+            let spawned = try #require(try maker.ack(#"{"type":"spawn","shape":"rect","width":30,"height":30,"x":200,"y":100,"id":2}"#, id: 2))
+            let body = try #require(spawned.first { $0.0 == "body" }?.1.number)
+            _ = try #require(try maker.joinAnswer("main", id: 3)?.ackFields)
+            let probe = try other.connect()
+            _ = probe.join()
+            var attempt = 10
+            #expect(waitUntil(timeout: 10) {
+                attempt += 1
+                return (try? probe.joinAnswer("lab", id: attempt, timeout: 2))??.ackFields?.first { $0.0 == "created" }?.1 == .bool(false)
+            })
+            // The recording's header is the restored room, with the body its first owner made.
+            let text = (try? String(contentsOf: directory.appendingPathComponent("lab.ndjson"), encoding: .utf8)) ?? ""
+            let header = text.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(header.contains("\"id\":\(Int(body))"), "header: \(header.prefix(300))")
+            withExtendedLifetime((redis, owner, other, maker)) {}
         }
 
         @Test func sigtermReleasesTheLeasesAtOnce() throws {

@@ -163,14 +163,14 @@ extension EndToEnd {
             // Every command that changes the world's structure sent the watcher one notice (not `anchor`, which
             // docs/PROTOCOL.md leaves out of the list, nor a mere move), naming bob; the
             // quiet client (notices:false) got none.
-            let seen = watcher.rawLinesUntilQuiet().filter { RawLines.type($0) == "notice" }
+            let seen = try watcher.linesBeforePong().filter { RawLines.type($0) == "notice" }
             let commands = try seen.map { try #require(try RawLines.object($0)["command"] as? String) }
             let expected = ["spawn", "spawn", "set", "gravity", "collision", "snap", "snap", "attach", "detach", "field", "unfield",
                             "boundary", "boundary", "bounds", "group", "ungroup", "resume", "pause", "remove", "scene", "spawn"]
             #expect(commands == expected, "notices: \(commands)")
             #expect(seen.first == #"{"type":"notice","client":1,"name":"bob","command":"spawn","summary":"spawned rect 1"}"#)
             #expect(try seen.allSatisfy { let o = try RawLines.object($0); return o["client"] as? Int == 1 && o["name"] as? String == "bob" })
-            #expect(quiet.rawLinesUntilQuiet().allSatisfy { RawLines.type($0) != "notice" }, "notices:false turns notices off")
+            #expect(try quiet.linesBeforePong().allSatisfy { RawLines.type($0) != "notice" }, "notices:false turns notices off")
 
             // bye, last.
             server.signal(SIGTERM)
@@ -211,14 +211,4 @@ extension EndToEnd {
             #expect((point["y"] as? Double ?? 0) > 580, "the contact is on the floor: \(line)")
         }
     }
-}
-
-extension LineClient {
-    /// Lines read until none comes for half a second (a held world sends nothing unasked).
-    func rawLinesUntilQuiet() -> [String] {
-        var lines: [String] = []
-        while let line = nextLine(timeout: 0.5) { lines.append(line) }
-        return lines
-    }
-
 }

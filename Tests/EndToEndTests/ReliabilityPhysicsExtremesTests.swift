@@ -9,15 +9,25 @@ extension EndToEnd {
     /// of the item's half-diagonal).
     @Suite(.serialized)
     struct ReliabilityPhysicsExtremesTests {
-        /// Reads every line for `seconds` and checks each with `sanity`; returns how many snapshots it checked.
-        static func watch(_ client: LineClient, seconds: Double, _ sanity: inout SnapshotSanity) -> Int {
+        /// Reads and checks every line with `sanity` until `snapshots` more snapshots were checked (a count of the
+        /// world's output, the same on a fast and a loaded machine), or until the 60 s deadline; returns how many
+        /// it checked.
+        static func watch(_ client: LineClient, snapshots: Int, _ sanity: inout SnapshotSanity) -> Int {
             let before = sanity.snapshotsChecked
-            let deadline = Date().addingTimeInterval(seconds)
-            // The deadline is checked first: buffered lines would otherwise keep a slow reader here forever.
-            while Date() < deadline, let line = client.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            let deadline = Date().addingTimeInterval(60)
+            while sanity.snapshotsChecked - before < snapshots,
+                  let line = client.nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
                 sanity.check(line: line)
             }
             return sanity.snapshotsChecked - before
+        }
+
+        /// The server met no NaN or infinity on its way to the wire: the encoders write one as 0 (so the snapshots'
+        /// `isFinite` checks cannot see it) and count it in `dyn_nonfinite_values_total` (docs/PROTOCOL.md, Metrics).
+        static func expectNoNonFiniteValues(_ server: ServerProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let http = try #require(server.httpPort)
+            let met = try MetricsScrape.fetch(port: http).value("dyn_nonfinite_values_total", sourceLocation: sourceLocation)
+            #expect(met == 0, "the encoders met \(met) non-finite values (written as 0)", sourceLocation: sourceLocation)
         }
 
         /// A server on the `push` scene (one 80 x 80 item in the middle, no gravity) and a joined client.
@@ -34,11 +44,12 @@ extension EndToEnd {
             let (server, client, body, initial) = try Self.pushScene()
             var sanity = initial
             #expect(try client.ack(#"{"type":"push","body":\#(body),"angle":0.3,"magnitude":1e9,"mode":"instantaneous","id":1}"#, id: 1) != nil)
-            #expect(Self.watch(client, seconds: 1.5, &sanity) > 10)
+            #expect(Self.watch(client, snapshots: 11, &sanity) == 11)
             #expect(try client.ack(#"{"type":"push","body":\#(body),"dx":-1e9,"dy":7e8,"id":2}"#, id: 2) != nil)
-            #expect(Self.watch(client, seconds: 2, &sanity) > 10)
+            #expect(Self.watch(client, snapshots: 11, &sanity) == 11)
             #expect(sanity.violations.isEmpty, "\(sanity.violations.prefix(5))")
             #expect(server.probe.isAlive)
+            try Self.expectNoNonFiniteValues(server)
         }
 
         @Test(.timeLimit(.minutes(15))) func snapAMillionPointsAwayKeepsEverySnapshotFiniteAndInside() throws {
@@ -50,10 +61,11 @@ extension EndToEnd {
             case .error(let error)?: #expect(error.code == .badValue, "\(error.message)")
             default: Issue.record("snap far away answered \(String(describing: answer))")
             }
-            #expect(Self.watch(client, seconds: 3, &sanity) > 10)
+            #expect(Self.watch(client, snapshots: 11, &sanity) == 11)
             #expect(sanity.violations.isEmpty, "\(sanity.violations.prefix(5))")
             #expect(client.answersPing())
             #expect(server.probe.isAlive)
+            try Self.expectNoNonFiniteValues(server)
         }
 
         @Test(.timeLimit(.minutes(15))) func dragFarOutsideTheWorldKeepsEverySnapshotFiniteAndInside() throws {
@@ -64,11 +76,12 @@ extension EndToEnd {
                 let answer = try client.request(#"{"type":"drag","phase":"move","x":\#(point.0),"y":\#(point.1),"id":\#(index + 2)}"#,
                                                 id: .int(index + 2))
                 if case .error(let error)? = answer { #expect(error.code == .badValue, "\(error.message)") }
-                #expect(Self.watch(client, seconds: 0.8, &sanity) > 5)
+                #expect(Self.watch(client, snapshots: 6, &sanity) == 6)
             }
             #expect(sanity.violations.isEmpty, "\(sanity.violations.prefix(5))")
             #expect(client.answersPing())
             #expect(server.probe.isAlive)
+            try Self.expectNoNonFiniteValues(server)
         }
 
         @Test(.timeLimit(.minutes(15))) func itemsSpawnedAtOnePointStayFiniteAndInside() throws {
@@ -91,11 +104,12 @@ extension EndToEnd {
                 sanity.check(line: line)
             }
             #expect(acked == count)
-            let seen = Self.watch(client, seconds: Reliability.isSoak ? 20 : 4, &sanity)
-            #expect(seen >= 1)
+            let watched = Reliability.isSoak ? 600 : 30
+            #expect(Self.watch(client, snapshots: watched, &sanity) == watched)
             #expect(sanity.halfDiagonals.count == count, "the scene lists every spawned item")
             #expect(sanity.violations.isEmpty, "\(sanity.violations.prefix(5))")
             #expect(client.answersPing(timeout: 30))
+            try Self.expectNoNonFiniteValues(server)
         }
     }
 }

@@ -64,7 +64,7 @@ extension EndToEnd {
             let baselineKB = server.probe.residentKB
             let descriptors = server.probe.openDescriptors
             let stuck = try (0..<20).map { _ in try LineClient(port: server.port, receiveBufferBytes: 4096) }
-            let window = try ReliabilityFloodTests.observe(observer, seconds: seconds)
+            let window = try ReliabilityFloodTests.observe(observer, taps: Int(seconds * 5)) { true } // a tap every 200 ms
             let grownKB = server.probe.residentKB - baselineKB
             print("never-reading: \(bodies) bodies, 20 stuck clients for \(seconds) s: RSS +\(grownKB) KB")
             #expect(!Reliability.measuresTiming || grownKB < 200 * 1024, "RSS grew \(grownKB) KB with 20 clients that never read")

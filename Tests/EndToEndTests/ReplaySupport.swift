@@ -29,27 +29,14 @@ struct ReplayRun {
         return try? JSONParser.parse(Array(line.utf8))
     }
 
+    /// Runs `dynserver replay ARGUMENTS` through the one launcher (`ChildProcess.run`: tied to the runner's life,
+    /// both pipes drained concurrently, killed after `timeout` seconds); throws when it did not finish in time.
     static func run(_ arguments: [String], timeout: Double = 50) throws -> ReplayRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ServerProcess.dynserverPath)
-        process.arguments = ["replay"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes to their end (the process closes them when it exits), then reap it.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        guard group.wait(timeout: .now() + timeout) == .success else {
-            process.terminate()
-            throw EndToEndError("dynserver replay did not finish within \(timeout) s")
+        let outcome = try ChildProcess.run(ServerProcess.dynserverPath, ["replay"] + arguments, timeout: timeout)
+        guard let status = outcome.status else {
+            throw EndToEndError("dynserver replay did not finish within \(timeout) s (killed); stderr: \(outcome.stderrText.suffix(2000))")
         }
-        process.waitUntilExit()
-        return ReplayRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+        return ReplayRun(status: status, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 }
 

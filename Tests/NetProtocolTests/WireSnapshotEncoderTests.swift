@@ -95,3 +95,17 @@ private func rounded(_ value: Double, _ decimals: Int) -> String {
         == #"["q\"b\\s\n\t\u0001"# + "\u{7F}é😀" + #"",0.1,0,1e-07,123456789012,0,-42,18446744073709551615,true,null,{"k\"":1.5}]"#)
     #expect((try? JSONParser.parse(writer.bytes))?.array?.count == 11)
 }
+
+@Test(.timeLimit(.minutes(3))) func everyNonFiniteValueAnEncoderWritesAsZeroIsCounted() {
+    // Other tests in this process may write non-finite values at the same time, so the count is checked to
+    // grow by at least what this test wrote; a finite-only snapshot is checked in the server's tests (0 there).
+    var encoder = SnapshotEncoder()
+    let before = NonFiniteValues.total
+    let line = encode(&encoder, bodies: [BodyState(id: 1, x: .nan, y: 2, angle: .infinity, vx: -.infinity, vy: 0, av: 0)])
+    #expect(line.contains(#""x":0,"y":2,"angle":0,"vx":0"#))
+    #expect(NonFiniteValues.total >= before + 3, "three non-finite values written as 0 are three counted")
+    var writer = JSONWriter()
+    writer.number(.nan)
+    #expect(NonFiniteValues.total >= before + 4)
+    #expect(PoseTable.centi(.infinity) == 0 && NonFiniteValues.total >= before + 5)
+}

@@ -17,6 +17,10 @@ extension Room {
         default:
             break
         }
+        if fenced {
+            session.reply(.error(ProtocolError(.unavailable, "room \(name) is moving to another server: try again", id: id)))
+            return
+        }
         guard session.authorized else {
             session.reply(.error(ProtocolError(.unauthorized, "send hello with the server's token first", id: id)))
             return
@@ -33,6 +37,17 @@ extension Room {
         if message.command.changesStructure, !session.admin {
             let needs = name == Room.mainName ? "the admin token" : "the admin token or this room's room_token"
             session.reply(.error(ProtocolError(.forbidden, "\(message.command.typeName) needs a hello or join with \(needs)", id: id)))
+            return
+        }
+        if case .step(let ticks) = message.command {
+            // The room's own long job: answered when its last step is done (Room+Job.swift).
+            do {
+                try beginLongStep(ticks: ticks, id: id, from: session)
+            } catch {
+                var error = error
+                error.id = id
+                session.reply(.error(error))
+            }
             return
         }
         do {

@@ -13,6 +13,8 @@ package struct PendingOutput {
     package var stepSeconds: [Double] = []
     /// Fixed ticks run (at rest too), for `dyn_ticks_total`.
     package var ticks: UInt64 = 0
+    /// Ticks the clock's catch-up limit dropped, for `dyn_ticks_skipped_total`.
+    package var skipped: UInt64 = 0
 }
 
 /// Who the room's output is for, read on the loop thread before `advance` (which must not touch sessions).
@@ -39,13 +41,16 @@ extension Room {
     }
 
     /// True when a beat has nothing to do but count ticks: no step, no snapshot but the keep-alive.
-    package var isAtRest: Bool { playback || world.held || (!world.animator.isRunning && sentPausedSnapshot) }
+    package var isAtRest: Bool { playback || fenced || world.held || (!world.animator.isRunning && sentPausedSnapshot) }
 
     /// Runs the ticks due at `nowNs`, stopping once `budgetNs` is spent (the rest is given back to the clock
     /// and is due again at once). Returns true when ticks were given back.
     package func advance(nowNs: UInt64, budgetNs: UInt64, audience: RoomAudience) -> Bool {
         if isAtRest { return rest(nowNs: nowNs, audience: audience) }
+        let skippedBefore = clock.skippedTicks
         let due = clock.due(nowNs: nowNs)
+        pending.skipped += clock.skippedTicks - skippedBefore
+        ticksBehind = 0
         guard due > 0 else { return false }
         var ran: UInt64 = 0
         while ran < due {
@@ -54,6 +59,7 @@ extension Room {
             if MonotonicClock.nowNs &- nowNs >= budgetNs { break }
         }
         clock.giveBack(due - ran)
+        ticksBehind = due - ran
         if pending.snapshotPaused != nil, audience.wantsFull {
             pending.fullSnapshot = encodeSnapshot(paused: pending.snapshotPaused!, clients: audience.members)
         }
@@ -67,7 +73,7 @@ extension Room {
         let periodNs = 1e9 / config.tickHz
         // A replay drives its room itself (ReplayPlayer.swift): the beat neither steps it nor counts its ticks.
         if playback { return false }
-        if world.held {
+        if world.held || fenced {
             restingUntilNs = nowNs + UInt64(periodNs * config.tickHz)
             return false
         }
@@ -123,10 +129,12 @@ extension Room {
 
     /// Writes what `advance` produced to the members (loop thread).
     package func deliverAdvance() {
+        defer { publish() }
         guard pending.ticks > 0 || pending.snapshotPaused != nil || !pending.contactLines.isEmpty else { return }
         let output = pending
         pending = PendingOutput()
         front.ticked(output.ticks)
+        if output.skipped > 0 { front.skippedTicks(output.skipped) }
         for seconds in output.stepSeconds { front.stepped(seconds: seconds) }
         if !output.contactLines.isEmpty {
             let shared = SharedBytes(output.contactLines)

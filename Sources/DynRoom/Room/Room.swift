@@ -42,6 +42,8 @@ package final class Room {
     package var droppedContacts = 0
     /// What the last `advance` produced for the loop thread to write (`deliverAdvance`).
     package var pending = PendingOutput()
+    /// The ticks the last job left undone (given back to the clock): how far the room is behind.
+    package var ticksBehind: UInt64 = 0
     /// Set by a job that ran out of budget with ticks still due (the beat comes back at once).
     package var gaveBack = false
     /// While at rest: the beat leaves the room alone until this time (its next keep-alive), unless something
@@ -61,6 +63,19 @@ package final class Room {
         pending.ticks += passed
         recordHashIfDue()
     }
+
+    /// A `step N` being run by the room's jobs (Room+Job.swift); the room takes no other input meanwhile.
+    package var longStep: LongStep?
+    /// A save for the next job (the front's state timer, or the fleet's copy).
+    package var saveRequest: SaveRequest?
+    /// What the last job's save encoded, for the front to take (the fleet's copy in Redis).
+    package var savedState: SavedState?
+    /// What `summary` says, copied by `publish` on the loop thread.
+    package var published: RoomSummary
+    /// Fenced by the front (Room+Lifecycle.swift): no steps, member commands answered `unavailable`.
+    package var fenced = false
+    /// The client that created the room (`--max-rooms-per-client`); nil for `main` and restored rooms.
+    package var creatorClient: Int?
 
     /// `checkpoint`/`restore` (Room+Checkpoint.swift), by name.
     package var checkpoints: [String: Checkpoint] = [:]
@@ -82,9 +97,11 @@ package final class Room {
                             maxBodies: config.maxBodies)
         // On the server's beat, owing none of the ticks that passed before the room existed.
         clock = TickClock(hz: config.tickHz, startNs: beatStartNs, joiningAt: MonotonicClock.nowNs)
+        published = RoomSummary(name: name, clients: 0, bodies: 0, scene: scene, paused: true, held: false, loaded: true)
         loadInitialWorld(scene: scene)
         if config.held { world.held = true }
         if let dir = config.recordDir { startRecording(dir: dir) }
+        publish()
     }
 
     /// Members that receive the world (past the token check).
@@ -93,9 +110,11 @@ package final class Room {
     }
 
     /// The entry of `rooms` and `GET /rooms` for this room.
+    /// Read on the loop thread, also while a worker steps the room: the world as `publish` last saw it.
     package var summary: RoomSummary {
-        RoomSummary(name: name, clients: seats.count, bodies: world.animator.itemCount, scene: world.sceneName,
-                    paused: !world.animator.isRunning, held: world.held, loaded: true)
+        var summary = published
+        summary.clients = seats.count
+        return summary
     }
 
     /// Puts `session` in this room (its feed starts with a keyframe); the caller sends it the world.

@@ -17,6 +17,8 @@ package protocol RoomFront: AnyObject {
     func latestStillQueued(client: Int) -> Bool
     /// `dyn_ticks_total`.
     func ticked(_ n: UInt64)
+    /// `dyn_ticks_skipped_total`: ticks the catch-up limit dropped.
+    func skippedTicks(_ n: UInt64)
     /// `dyn_step_seconds`.
     func stepped(seconds: Double)
     /// `dyn_snapshot_bytes_total`.

@@ -50,8 +50,10 @@ extension DynamicAnimator {
     public func restore(_ checkpoint: AnimatorCheckpoint) {
         let observer = world.stageObserver
         let eventsEnabled = world.eventsEnabled
+        let workers = world.workers
         world = checkpoint.world
         world.stageObserver = observer
+        world.workers = workers
         world.eventsEnabled = eventsEnabled
         world.events = []
         elapsedTime = checkpoint.elapsedTime

@@ -38,6 +38,16 @@ public final class DynamicAnimator {
         set { world.stageObserver = newValue }
     }
 
+    /// The worker threads this animator's steps split their parallel stages over (docs/ENGINE.md, "Parallel
+    /// step"); nil (default): every step runs on the calling thread. A world with fewer than a few hundred awake
+    /// bodies steps on the calling thread anyway. The results are bit-identical for any number of workers, so
+    /// this may change between any two steps; one set may serve many animators (a call that finds the set
+    /// busy runs on its own thread).
+    public var workers: StepWorkers? {
+        get { world.workers }
+        set { world.workers = newValue }
+    }
+
     var world: PhysicsWorld
     var nextItemID = 1
     var nextBehaviorID = 1

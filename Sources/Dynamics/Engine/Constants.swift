@@ -23,6 +23,9 @@ enum Tuning {
     /// have skipped the speculative window); one whose motion exceeds `bulletFraction` of its inner radius is a
     /// bullet and is also swept against the other items. Time of impact stops it `linearSlop` before contact.
     static let bulletFraction = 0.5
+    /// A world steps on its workers (`DynamicAnimator.workers`) only with at least this many awake bodies:
+    /// below, handing the stages over costs more than it saves (docs/ENGINE.md, "Parallel step").
+    static let parallelMinBodies = 300
     /// Solver sub-steps per step (Box2D v3 soft step).
     static let substeps = 4
     /// Hard caps that keep every state finite whatever the inputs.

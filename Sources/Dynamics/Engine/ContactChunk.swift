@@ -88,15 +88,23 @@ struct ContactChunk {
     /// Persistent contact id per lane, -1 where the lane is empty.
     var contact = IntW(repeating: -1)
 
-    /// An empty chunk: every lane on the dummy slot.
+    /// An empty chunk: every lane on the dummy slot (read-only, `~dummy`).
     init(dummy: Int) {
-        slotA = IntW(repeating: Int32(dummy))
-        slotB = IntW(repeating: Int32(dummy))
+        slotA = IntW(repeating: ~Int32(dummy))
+        slotB = IntW(repeating: ~Int32(dummy))
+    }
+
+    /// A lane's slot as the chunk stores it: a side the solver never moves (zero inverse mass and inertia: the
+    /// dummy that stands for static, sleeping and boundary bodies) as `~slot`, which the gathers read and the
+    /// scatters skip. So no pass writes the dummy, which many lanes of one colour share: with the colours
+    /// solved in blocks on several threads (docs/ENGINE.md, "Parallel step") every write has one owner.
+    @inline(__always) static func laneSlot(_ slot: Int32, invMass: Float, invI: Float) -> Int32 {
+        invMass == 0 && invI == 0 ? ~slot : slot
     }
 
     @inline(__always) mutating func set(_ l: Int, _ c: ContactConstraint) {
-        slotA[l] = c.slotA
-        slotB[l] = c.slotB
+        slotA[l] = ContactChunk.laneSlot(c.slotA, invMass: c.invMassA, invI: c.invIA)
+        slotB[l] = ContactChunk.laneSlot(c.slotB, invMass: c.invMassB, invI: c.invIB)
         invMassA[l] = c.invMassA
         invIA[l] = c.invIA
         invMassB[l] = c.invMassB
@@ -120,8 +128,8 @@ struct ContactChunk {
     /// Lane `l` as a scalar constraint (`pointCount` is not kept in lanes: 2 where the lane has a second point).
     @inline(__always) func get(_ l: Int) -> ContactConstraint {
         var c = ContactConstraint()
-        c.slotA = slotA[l]
-        c.slotB = slotB[l]
+        c.slotA = slotA[l] < 0 ? ~slotA[l] : slotA[l]
+        c.slotB = slotB[l] < 0 ? ~slotB[l] : slotB[l]
         c.contact = contact[l]
         c.invMassA = invMassA[l]
         c.invIA = invIA[l]
@@ -178,7 +186,8 @@ struct LaneBodies {
         vy = FloatW(repeating: 0)
         w = FloatW(repeating: 0)
         for l in 0..<laneCount {
-            let v = s[Int(slots[l])].velocity
+            let k = slots[l]
+            let v = s[Int(k < 0 ? ~k : k)].velocity
             vx[l] = v.x
             vy[l] = v.y
             w[l] = v.z
@@ -191,7 +200,8 @@ struct LaneBodies {
         vy = FloatW(repeating: 0)
         w = FloatW(repeating: 0)
         for l in 0..<laneCount {
-            let b = s[Int(slots[l])]
+            let k = slots[l]
+            let b = s[Int(k < 0 ? ~k : k)]
             vx[l] = b.velocity.x
             vy[l] = b.velocity.y
             w[l] = b.velocity.z
@@ -202,15 +212,20 @@ struct LaneBodies {
         }
     }
 
-    /// Writes the velocities back. The constraints of a colour share no moving body; a body that does not move
-    /// (the dummy) may sit in several lanes and gets back the velocity it had.
+    /// Writes the velocities back. The constraints of a colour share no moving body; a side that does not move
+    /// (`~slot`: the dummy, which may sit in several lanes) is not written.
     @inline(__always) func scatter(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW) {
         LaneBodies.scatter(s, slots, vx, vy, w)
     }
 
     @inline(never) static func scatter(_ s: UnsafeMutablePointer<SolverBody>, _ slots: IntW, _ vx: FloatW,
                                           _ vy: FloatW, _ w: FloatW) {
-        for l in 0..<laneCount {
+        // Most chunks move every side: one vector test, then the stores without a test per lane.
+        if all(slots .>= 0) {
+            for l in 0..<laneCount { s[Int(slots[l])].velocity = SIMD4(vx[l], vy[l], w[l], 0) }
+            return
+        }
+        for l in 0..<laneCount where slots[l] >= 0 {
             s[Int(slots[l])].velocity = SIMD4(vx[l], vy[l], w[l], 0)
         }
     }

@@ -178,15 +178,18 @@ struct ContactSolver {
     var jointOrder: [Int32] = []
     var jointStarts: [Int] = []
     private var jointEntries: [SIMD2<Int32>] = []
+    /// Per lane of `chunks`, the index of its entry in `colouring.entries` (-1: empty). Scratch of `prepare`.
+    private var laneEntry: [Int32] = []
     /// Normal impulses before the restitution passes (two per lane, then two per overflow constraint).
     var savedChunkImpulses: [FloatW] = []
     var savedOverflowImpulses: [Float] = []
 
     /// Colours the contacts of `ids` (the world's `awakeContacts`) with points and a moving body, in that order,
     /// and writes their constraints.
+    /// The constraints are written chunk by chunk in `stages`' blocks (each chunk by one block).
     mutating func prepare(_ contacts: UnsafeMutableBufferPointer<Contact>, ids: UnsafeBufferPointer<Int32>,
                           _ b: SolverBodies, solverSlot: UnsafeBufferPointer<Int32>, soft: Softness,
-                          staticSoft: Softness) {
+                          staticSoft: Softness, stages: ParallelStages = ParallelStages(nil, awakeBodies: 0)) {
         colouring.colour(contacts, ids: ids, b, solverSlot: solverSlot)
         let n = ContactColouring.colourCount
         chunkStarts.removeAll(keepingCapacity: true)
@@ -207,29 +210,69 @@ struct ContactSolver {
             chunks[chunkStarts[k + 1] - 1] = ContactChunk(dummy: b.dummy)
         }
         overflow.removeAll(keepingCapacity: true)
-        // Lane by lane in colour order: colour k's next free lane is `next[k]` (a lane index over all chunks).
-        var next: [Int] = []
+        // Lane by lane in colour order: colour k's next free lane is `next[k]` (a lane index over all chunks);
+        // `laneEntry` maps each lane to its entry (-1: empty), so that the constraints can be written a chunk at
+        // a time (a chunk's lanes share vectors, so one chunk is one block's).
+        var next: [Int] = [], lanes: [Int32] = []
         swap(&next, &colouring.fill)
-        defer { swap(&next, &colouring.fill) }
+        swap(&lanes, &laneEntry)
+        defer { swap(&next, &colouring.fill); swap(&lanes, &laneEntry) }
         next.removeAll(keepingCapacity: true)
         for k in 0..<n { next.append(chunkStarts[k] * laneCount) }
-        next.withUnsafeMutableBufferPointer { next in
-        chunks.withUnsafeMutableBufferPointer { out in
-            colouring.entries.withUnsafeBufferPointer { entries in
-                for e in entries {
-                    let id = Int(e.contact)
-                    let cc = makeConstraint(contacts[id], id: id, Int(e.slotA), Int(e.slotB), b, soft: soft,
-                                            staticSoft: staticSoft)
-                    let k = Int(e.colour)
-                    if k < n {
-                        let at = next[k]
-                        next[k] = at + 1
-                        out[at / laneCount].set(at % laneCount, cc)
-                    } else {
-                        overflow.append(cc)
+        guard stages.isParallel else {
+            // One thread: each constraint straight into its lane, in entry order.
+            next.withUnsafeMutableBufferPointer { next in
+            chunks.withUnsafeMutableBufferPointer { out in
+                colouring.entries.withUnsafeBufferPointer { entries in
+                    for e in entries {
+                        let id = Int(e.contact)
+                        let cc = makeConstraint(contacts[id], id: id, Int(e.slotA), Int(e.slotB), b, soft: soft,
+                                                staticSoft: staticSoft)
+                        let k = Int(e.colour)
+                        if k < n {
+                            let at = next[k]
+                            next[k] = at + 1
+                            out[at / laneCount].set(at % laneCount, cc)
+                        } else {
+                            overflow.append(cc)
+                        }
                     }
                 }
             }
+            }
+            return
+        }
+        lanes.removeAll(keepingCapacity: true)
+        lanes.append(contentsOf: repeatElement(-1, count: total * laneCount))
+        next.withUnsafeMutableBufferPointer { next in
+        lanes.withUnsafeMutableBufferPointer { laneOf in
+        chunks.withUnsafeMutableBufferPointer { out in
+            colouring.entries.withUnsafeBufferPointer { entries in
+                for (x, e) in entries.enumerated() {
+                    let k = Int(e.colour)
+                    if k < n {
+                        laneOf[next[k]] = Int32(x)
+                        next[k] += 1
+                    } else {
+                        let id = Int(e.contact)
+                        overflow.append(makeConstraint(contacts[id], id: id, Int(e.slotA), Int(e.slotB), b, soft: soft,
+                                                       staticSoft: staticSoft))
+                    }
+                }
+                let laneEntries = UnsafeBufferPointer(laneOf)
+                stages.run(total, minPerBlock: 16) { range in
+                    for chunk in range {
+                        for l in 0..<laneCount {
+                            let x = laneEntries[chunk * laneCount + l]
+                            guard x >= 0 else { continue }
+                            let e = entries[Int(x)], id = Int(e.contact)
+                            out[chunk].set(l, makeConstraint(contacts[id], id: id, Int(e.slotA), Int(e.slotB), b,
+                                                             soft: soft, staticSoft: staticSoft))
+                        }
+                    }
+                }
+            }
+        }
         }
         }
     }
@@ -273,16 +316,23 @@ struct ContactSolver {
 
     var colourCount: Int { ContactColouring.colourCount }
 
-    /// Writes every constraint's impulses back into its persistent contact.
-    func storeImpulses(_ contacts: UnsafeMutableBufferPointer<Contact>) {
-        for c in chunks {
-            for l in 0..<laneCount where c.contact[l] >= 0 {
-                let i = Int(c.contact[l])
-                contacts[i].p0.normalImpulse = Double(c.p1.normalImpulse[l])
-                contacts[i].p0.tangentImpulse = Double(c.p1.tangentImpulse[l])
-                if contacts[i].pointCount > 1 {
-                    contacts[i].p1.normalImpulse = Double(c.p2.normalImpulse[l])
-                    contacts[i].p1.tangentImpulse = Double(c.p2.tangentImpulse[l])
+    /// Writes every constraint's impulses back into its persistent contact (each lane its own contact, so the
+    /// chunks may be split over `stages`' blocks).
+    func storeImpulses(_ contacts: UnsafeMutableBufferPointer<Contact>,
+                       stages: ParallelStages = ParallelStages(nil, awakeBodies: 0)) {
+        chunks.withUnsafeBufferPointer { chunks in
+            stages.run(chunks.count, minPerBlock: 32) { range in
+                for k in range {
+                    let c = chunks.baseAddress! + k
+                    for l in 0..<laneCount where c.pointee.contact[l] >= 0 {
+                        let i = Int(c.pointee.contact[l])
+                        contacts[i].p0.normalImpulse = Double(c.pointee.p1.normalImpulse[l])
+                        contacts[i].p0.tangentImpulse = Double(c.pointee.p1.tangentImpulse[l])
+                        if contacts[i].pointCount > 1 {
+                            contacts[i].p1.normalImpulse = Double(c.pointee.p2.normalImpulse[l])
+                            contacts[i].p1.tangentImpulse = Double(c.pointee.p2.tangentImpulse[l])
+                        }
+                    }
                 }
             }
         }

@@ -6,25 +6,86 @@ extension PhysicsWorld {
     /// not by speculative contacts along its path. The predicted motion only makes a reinserted fat box reach
     /// ahead (DynamicTree.moveProxy). Sleeping and static bodies cost nothing.
     /// Also notes each awake body's `stepMotion` for the passing test (Engine/PassingContacts.swift).
+    /// Two passes: the shapes' world geometry, boxes and motions in blocks of bodies (each body's own entries;
+    /// docs/ENGINE.md, "Parallel step"), then the tree moves on this thread in `awakeBodies` order.
     mutating func prepareProxies() {
         let e = 0.5 * Tuning.speculativeDistance
         let reach = Tuning.maxLinearSpeed * dt
-        proxiesPreparedLastStep = awakeBodies.count
-        // Written through a pointer into the array moved out of `self` for the loop.
-        var motionArray: [StepMotion] = []
-        swap(&motionArray, &stepMotion)
-        defer { swap(&motionArray, &stepMotion) }
+        let dt = self.dt
+        let count = awakeBodies.count
+        proxiesPreparedLastStep = count
+        let stages = ParallelStages(workers, awakeBodies: count)
+        // The arrays written are moved out of `self` for the loop and written through pointers, each body's
+        // entries by one block.
+        var motionArray: [StepMotion] = [], boxArray: [AABB] = [], expansionArray: [Double] = []
+        var wvArray: [Vec2] = [], wnArray: [Vec2] = [], aheadArray: [Vec2] = []
+        swap(&motionArray, &stepMotion); swap(&boxArray, &boxes); swap(&expansionArray, &expansion)
+        swap(&wvArray, &worldVertices); swap(&wnArray, &worldNormals); swap(&aheadArray, &lookAhead)
+        defer {
+            swap(&motionArray, &stepMotion); swap(&boxArray, &boxes); swap(&expansionArray, &expansion)
+            swap(&wvArray, &worldVertices); swap(&wnArray, &worldNormals); swap(&aheadArray, &lookAhead)
+        }
+        aheadArray.removeAll(keepingCapacity: true)
+        aheadArray.append(contentsOf: repeatElement(.zero, count: count))
+        let bodyArray = bodies, awake = awakeBodies, lvArray = localVertices, lnArray = localNormals
+        bodyArray.withUnsafeBufferPointer { bb in
+        awake.withUnsafeBufferPointer { ab in
+        lvArray.withUnsafeBufferPointer { lv in
+        lnArray.withUnsafeBufferPointer { ln in
         motionArray.withUnsafeMutableBufferPointer { mb in
-            for slot in 0..<awakeBodies.count {
-                let i = Int(awakeBodies[slot])
-                let b = bodies[i]
-                let accel = clampLength(b.gravity + b.force * b.invMass, Tuning.maxAcceleration)
-                let predicted = b.force == .zero ? b.gravity : accel
-                mb[i] = StepMotion(displacement: (b.velocity + predicted * (0.5 * dt)) * dt,
-                                   turn: b.angularVelocity == 0 ? 0 : min(abs(b.angularVelocity) * dt, 2)
-                                       * (b.boundingRadius + b.localCentroid.length))
-                updateGeometry(i, expansion: e, lookAhead: clampLength((b.velocity + accel * dt) * dt, reach))
+        boxArray.withUnsafeMutableBufferPointer { xb in
+        expansionArray.withUnsafeMutableBufferPointer { eb in
+        wvArray.withUnsafeMutableBufferPointer { wv in
+        wnArray.withUnsafeMutableBufferPointer { wn in
+        aheadArray.withUnsafeMutableBufferPointer { hb in
+            stages.run(count, minPerBlock: 64) { range in
+                for slot in range {
+                    let i = Int(ab[slot])
+                    // Field by field through the pointer: a `Body` read whole is a copy of the whole record.
+                    let b = bb.baseAddress! + i
+                    let velocity = b.pointee.velocity, gravity = b.pointee.gravity, force = b.pointee.force
+                    let accel = clampLength(gravity + force * b.pointee.invMass, Tuning.maxAcceleration)
+                    let predicted = force == .zero ? gravity : accel
+                    let w = b.pointee.angularVelocity
+                    mb[i] = StepMotion(displacement: (velocity + predicted * (0.5 * dt)) * dt,
+                                       turn: w == 0 ? 0 : min(abs(w) * dt, 2)
+                                           * (b.pointee.boundingRadius + b.pointee.localCentroid.length))
+                    hb[slot] = clampLength((velocity + accel * dt) * dt, reach)
+                    let center = b.pointee.center
+                    var box: AABB
+                    if b.pointee.isCircle {
+                        let r = b.pointee.radius
+                        box = AABB(minX: center.x - r, minY: center.y - r, maxX: center.x + r, maxY: center.y + r)
+                    } else {
+                        let rot = b.pointee.rot, first = b.pointee.vertexStart
+                        box = AABB(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+                        for k in first ..< first + b.pointee.vertexCount {
+                            let v = center + rot.rotate(lv[k])
+                            wv[k] = v
+                            wn[k] = rot.rotate(ln[k])
+                            box.minX = min(box.minX, v.x); box.minY = min(box.minY, v.y)
+                            box.maxX = max(box.maxX, v.x); box.maxY = max(box.maxY, v.y)
+                        }
+                    }
+                    box.minX -= e; box.maxX += e
+                    box.minY -= e; box.maxY += e
+                    xb[i] = box
+                    eb[i] = e
+                }
             }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        for slot in 0..<count {
+            let i = Int(awakeBodies[slot])
+            if bodyProxy[i] >= 0 { broadPhase.moveProxy(bodyProxy[i], boxArray[i], displacement: aheadArray[slot]) }
         }
     }
 
@@ -121,9 +182,21 @@ extension PhysicsWorld {
     }
 
     /// Pass one: a fresh manifold for each contact in `ids` (in place), the state changes into `changes`.
+    /// Split over the workers in blocks of contacts (docs/ENGINE.md, "Parallel step"): each contact is written by
+    /// its block only, each block lists its changes apart, and the lists are joined in block order, so the
+    /// changes come out in `ids` order whatever the number of workers.
     private mutating func updateManifolds(_ ids: [Int32], _ cb: UnsafeMutableBufferPointer<Contact>,
                                           _ changes: inout [ContactChange]) {
-        var updates = 0, recycled = 0
+        let stages = ParallelStages(workers, awakeBodies: awakeBodies.count)
+        let minPerBlock = 64
+        let blocks = stages.blockCount(ids.count, minPerBlock: minPerBlock)
+        var lists: [[ContactChange]] = [], counts: [SIMD2<Int>] = []
+        swap(&lists, &blockChanges)
+        defer { swap(&lists, &blockChanges) }
+        while lists.count < blocks { lists.append([]) }
+        counts.append(contentsOf: repeatElement(.zero, count: blocks))
+        if blocks == 1 { swap(&lists[0], &changes) }
+        let segmentArray = segments, broadPhaseTrees = broadPhase
         // Local copies share storage (nothing mutates these arrays here) and keep `self` free for mutation.
         let wvArray = worldVertices, wnArray = worldNormals, svArray = segmentVertices, snArray = segmentNormals
         // Read through a pointer: field reads, never a whole `Body` copied (this runs for every awake contact).
@@ -136,16 +209,22 @@ extension PhysicsWorld {
                     snArray.withUnsafeBufferPointer { snb in
                         let wv = wvb.baseAddress ?? UnsafePointer(bitPattern: 8)!
                         let wn = wnb.baseAddress ?? UnsafePointer(bitPattern: 8)!
-                        for id in ids {
+                        ids.withUnsafeBufferPointer { idb in
+                        lists.withUnsafeMutableBufferPointer { lb in
+                        counts.withUnsafeMutableBufferPointer { nb in
+                        stages.run(ids.count, minPerBlock: minPerBlock) { block, range in
+                        var updates = 0, recycled = 0
+                        for id in idb[range] {
                             let k = Int(id)
-                            guard broadPhase.fatBox(cb[k].proxyA).overlaps(broadPhase.fatBox(cb[k].proxyB)) else {
-                                changes.append(ContactChange(id: id, kind: .destroy))
+                            guard broadPhaseTrees.fatBox(cb[k].proxyA).overlaps(broadPhaseTrees.fatBox(cb[k].proxyB))
+                            else {
+                                lb[block].append(ContactChange(id: id, kind: .destroy))
                                 continue
                             }
                             let p = Int(cb[k].bodyA), q = Int(cb[k].bodyB)
                             @inline(__always) func views() -> (ShapeView, ShapeView) {
                                 if q >= 0 { return (Self.shapeView(body: p, bb, wv, wn), Self.shapeView(body: q, bb, wv, wn)) }
-                                let seg = segments[Int(cb[k].segment)]
+                                let seg = segmentArray[Int(cb[k].segment)]
                                 return (Self.shapeView(body: p, bb, wv, wn),
                                         ShapeView(isCircle: false, radius: 0, center: seg.a,
                                                   vertices: svb.baseAddress! + seg.vertexStart,
@@ -156,7 +235,7 @@ extension PhysicsWorld {
                             var change: ContactChange
                             if cb[k].recycle.tryRecycle(&cb[k], poseA, poseB) {
                                 recycled += 1
-                                change = touchingChange(&cb[k])
+                                change = Self.touchingChange(&cb[k], bb)
                             } else {
                                 updates += 1
                                 let centerB: Vec2
@@ -198,8 +277,13 @@ extension PhysicsWorld {
                             }
                             if change.kind != .none {
                                 change.id = id
-                                changes.append(change)
+                                lb[block].append(change)
                             }
+                        }
+                        nb[block] = SIMD2(updates, recycled)
+                        }
+                        }
+                        }
                         }
                     }
                 }
@@ -207,19 +291,29 @@ extension PhysicsWorld {
         }
         }
         }
-        narrowPhaseUpdates = updates
-        recycledManifolds = recycled
+        if blocks == 1 {
+            swap(&lists[0], &changes)
+        } else {
+            for b in 0..<blocks {
+                changes.append(contentsOf: lists[b])
+                lists[b].removeAll(keepingCapacity: true)
+            }
+        }
+        let total = counts.reduce(.zero, &+)
+        narrowPhaseUpdates = total.x
+        recycledManifolds = total.y
     }
 
     /// The touching state of a recycled manifold from its moved separations (same hysteresis), and the event.
-    @inline(__always) private func touchingChange(_ c: inout Contact) -> ContactChange {
+    @inline(__always) private static func touchingChange(_ c: inout Contact, _ bb: UnsafeBufferPointer<Body>)
+        -> ContactChange {
         let wasTouching = c.touching
         let sep = c.minSeparation
         c.touching = sep <= Tuning.touchBegin || (wasTouching && sep <= Tuning.touchEnd)
         var change = ContactChange(id: -1, kind: .none)
         if c.touching && !wasTouching {
             change.kind.insert(.began)
-            change.point = eventPoint(c)
+            change.point = eventPoint(c, bb)
         } else if !c.touching && wasTouching {
             change.kind.insert(.ended)
         }
@@ -229,9 +323,9 @@ extension PhysicsWorld {
     /// Where a recycled manifold's surfaces meet now: halfway between each point carried by body A and by
     /// body B (the bodies turned by less than the recycling test allows, so the anchors are not turned), the
     /// mean of the points.
-    @inline(__always) private func eventPoint(_ c: Contact) -> Vec2 {
-        let cA = bodies[Int(c.bodyA)].centerOfMass
-        let cB = c.bodyB >= 0 ? bodies[Int(c.bodyB)].centerOfMass : .zero
+    @inline(__always) private static func eventPoint(_ c: Contact, _ bb: UnsafeBufferPointer<Body>) -> Vec2 {
+        let cA = bb[Int(c.bodyA)].centerOfMass
+        let cB = c.bodyB >= 0 ? bb[Int(c.bodyB)].centerOfMass : .zero
         let q0 = (cA + c.p0.anchorA + cB + c.p0.anchorB) * 0.5
         guard c.pointCount > 1 else { return q0 }
         return (q0 + (cA + c.p1.anchorA + cB + c.p1.anchorB) * 0.5) * 0.5

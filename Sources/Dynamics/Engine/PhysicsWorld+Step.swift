@@ -29,6 +29,10 @@ extension PhysicsWorld {
 
     // MARK: solver
 
+    /// The smallest block of the parallel stages: chunks of a colour, bodies of the integrators.
+    private var chunksPerBlock: Int { 4 }
+    private var bodiesPerBlock: Int { 64 }
+
     /// One solver state per awake body, in `awakeBodies` order, then the static dummy.
     private mutating func loadSolverBodies(h: Double) {
         states.removeAll(keepingCapacity: true)
@@ -86,6 +90,10 @@ extension PhysicsWorld {
             swap(&solver, &contactSolver)
         }
         let colours = ContactColouring.colourCount
+        // The parallel stages (docs/ENGINE.md, "Parallel step"): integration in blocks of bodies, prepare,
+        // warm start, solve, relax and the impulse store in blocks of chunks, each colour's blocks after the
+        // previous colour's; drags, joints, the overflow and restitution stay on this thread, in order.
+        let stages = ParallelStages(workers, awakeBodies: dummy)
         bodyArray.withUnsafeBufferPointer { bodyBuf in
         slotArray.withUnsafeBufferPointer { slots in
         awakeIDs.withUnsafeBufferPointer { ids in
@@ -107,7 +115,7 @@ extension PhysicsWorld {
             prepareConstraintJoints(xb, ids: xids, sb, bodyBuf, solverSlot: slots)
             solver.colouring.reset(slots: dummy + 1)
             solver.colourJoints(jb, ids: jids, xb, ids: xids, sb)
-            solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft)
+            solver.prepare(cb, ids: ids, sb, solverSlot: slots, soft: soft, staticSoft: staticSoft, stages: stages)
             let starts = solver.chunkStarts, jointStarts = solver.jointStarts, jointOrder = solver.jointOrder
             solver.chunks.withUnsafeMutableBufferPointer { kb in
             solver.overflow.withUnsafeMutableBufferPointer { ob in
@@ -119,7 +127,11 @@ extension PhysicsWorld {
                     for k in 0..<colours {
                         solveColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb, jctx, h: h,
                                             useBias: useBias)
-                        solveContacts(kb, starts[k] ..< starts[k + 1], s, invH: invH, useBias: useBias)
+                        let first = starts[k]
+                        stages.run(starts[k + 1] - first, minPerBlock: chunksPerBlock) { r in
+                            solveContacts(kb, first + r.lowerBound ..< first + r.upperBound, s, invH: invH,
+                                          useBias: useBias)
+                        }
                     }
                     solveColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb, jctx, h: h,
                                         useBias: useBias)
@@ -128,17 +140,24 @@ extension PhysicsWorld {
                 }
                 observe?(.substeps)
                 for _ in 0..<substeps {
-                    integrateVelocities(sb, mb, h: Float(h), maxW: maxW)
+                    stages.run(dummy, minPerBlock: bodiesPerBlock) { r in
+                        integrateVelocities(sb, mb, r, h: Float(h), maxW: maxW)
+                    }
                     warmStartMouseJoints(mj, sb)
                     for k in 0..<colours {
                         warmStartColouredJoints(jo, jointStarts[k] ..< jointStarts[k + 1], jb, xb, sb)
-                        warmStartContacts(kb, starts[k] ..< starts[k + 1], s)
+                        let first = starts[k]
+                        stages.run(starts[k + 1] - first, minPerBlock: chunksPerBlock) { r in
+                            warmStartContacts(kb, first + r.lowerBound ..< first + r.upperBound, s)
+                        }
                     }
                     warmStartColouredJoints(jo, jointStarts[colours] ..< jointStarts[colours + 1], jb, xb, sb)
                     for o in 0..<ob.count { warmStartContact(ob[o], s) }
                     sb.resetDummy()
                     relaxOrSolve(useBias: true)
-                    integratePositions(sb, count: dummy, h: h, maxW: maxW)
+                    stages.run(dummy, minPerBlock: bodiesPerBlock) { r in
+                        integratePositions(sb, r, h: h, maxW: maxW)
+                    }
                     relaxOrSolve(useBias: false)
                 }
             }
@@ -163,7 +182,7 @@ extension PhysicsWorld {
                 solver.restoreNormalImpulses()
                 limitBounceEnergy(stb.baseAddress!, count: dummy, bodies: bodyBuf, motion: mb, mass: smb)
             }
-            solver.storeImpulses(cb)
+            solver.storeImpulses(cb, stages: stages)
         }
         }
         }

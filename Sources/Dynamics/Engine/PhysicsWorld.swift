@@ -136,6 +136,12 @@ struct PhysicsWorld {
     /// The largest reach (bounding radius + centroid offset) any body ever added has: the continuous stage skips
     /// a body whose turn cannot matter without reading it. Never shrinks (conservative after a removal).
     var maxBodyReach = 0.0
+    /// The worker threads the step's parallel stages use (nil: one thread; docs/ENGINE.md, "Parallel step").
+    var workers: StepWorkers?
+    /// Per awake slot, how far its proxy's fat box reaches ahead this step (scratch of `prepareProxies`).
+    var lookAhead: [Vec2] = []
+    /// The narrow phase's changes, one list per block of the parallel step (scratch).
+    var blockChanges: [[ContactChange]] = []
     /// Per slot: a bullet this step.
     var isBullet: [Bool] = []
     /// The longest motion of a bullet this step when there are two or more (0 otherwise): how far the bullet

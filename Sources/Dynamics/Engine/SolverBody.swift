@@ -95,9 +95,11 @@ struct SolverBodies {
 }
 
 /// Velocities from gravity, forces and damping for every awake slot (Box2D's `b2IntegrateVelocitiesTask`).
-func integrateVelocities(_ b: SolverBodies, _ m: UnsafeBufferPointer<BodyMotion>, h: Float, maxW: Float) {
+/// `range`: the slots to integrate (a block of the parallel step; all of `m` by default).
+func integrateVelocities(_ b: SolverBodies, _ m: UnsafeBufferPointer<BodyMotion>, _ range: Range<Int>? = nil,
+                         h: Float, maxW: Float) {
     let s = b.state
-    for i in 0..<m.count where b.mass[i].invMass > 0 {
+    for i in range ?? 0 ..< m.count where b.mass[i].invMass > 0 {
         let mo = m[i]
         var state = s[i].velocity
         var v = (SIMD2(state.x, state.y) + mo.accel * h) * mo.linearDampingFactor
@@ -113,10 +115,10 @@ func integrateVelocities(_ b: SolverBodies, _ m: UnsafeBufferPointer<BodyMotion>
 
 /// Position and rotation deltas from the velocities for every awake slot (Box2D's `b2IntegratePositionsTask`);
 /// the exact turned angle is summed in Double beside the Float rotation.
-func integratePositions(_ b: SolverBodies, count: Int, h hd: Double, maxW: Float) {
+func integratePositions(_ b: SolverBodies, _ range: Range<Int>, h hd: Double, maxW: Float) {
     let s = b.state
     let h = Float(hd)
-    for i in 0..<count where b.mass[i].invMass > 0 {
+    for i in range where b.mass[i].invMass > 0 {
         var vel = s[i].velocity
         let v = clampLengthF(SIMD2(vel.x, vel.y), Float(Tuning.maxLinearSpeed))
         vel.x = v.x

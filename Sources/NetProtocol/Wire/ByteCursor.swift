@@ -2,7 +2,8 @@
 /// through it with no capacity or uniqueness checks per byte.
 ///
 /// Guarantees: number formatting is identical to `JSONWriter` (rounded with integer arithmetic, zeros
-/// trimmed, no `-0`, NaN and infinity written as `0`); each number takes at most `maxNumberBytes`.
+/// trimmed, no `-0`, NaN and infinity written as `0` and counted in `NonFiniteValues`); each number takes at
+/// most `maxNumberBytes`.
 struct ByteCursor {
     /// The most bytes one formatted number can take.
     static let maxNumberBytes = 32
@@ -70,7 +71,7 @@ struct ByteCursor {
 
     @inline(__always) private mutating func rounded(_ value: Double, decimals: Int, scale: UInt64) {
         let scaled = value * Double(scale)
-        guard scaled.magnitude < 9.0e15 else { shortest(value.isFinite ? value.rounded() : 0); return }
+        guard scaled.magnitude < 9.0e15 else { shortest(value.isFinite ? value.rounded() : .nan); return }
         let units = Int64(scaled < 0 ? scaled - 0.5 : scaled + 0.5)
         if units == 0 { byte(UInt8(ascii: "0")); return }
         if units < 0 { byte(UInt8(ascii: "-")) }
@@ -93,7 +94,11 @@ struct ByteCursor {
 
     /// Writes the shortest text that reads back as `value` (integral values without `.0`).
     mutating func shortest(_ value: Double) {
-        guard value.isFinite, value != 0 else { byte(UInt8(ascii: "0")); return }
+        guard value.isFinite, value != 0 else {
+            if !value.isFinite { NonFiniteValues.note() }
+            byte(UInt8(ascii: "0"))
+            return
+        }
         if value == value.rounded(), value.magnitude < 1e15 {
             if value < 0 { byte(UInt8(ascii: "-")) }
             digits(UInt64(value.magnitude))

@@ -48,7 +48,10 @@ public final class PoseTable: @unchecked Sendable {
     /// are clamped.
     @inline(__always) static func units(_ scaled: Double) -> Int64 {
         guard scaled.magnitude < 9.0e15 else {
-            guard scaled.isFinite else { return 0 }
+            guard scaled.isFinite else {
+                NonFiniteValues.note()
+                return 0
+            }
             return scaled < 0 ? -9_000_000_000_000_000 : 9_000_000_000_000_000
         }
         return Int64(scaled < 0 ? scaled - 0.5 : scaled + 0.5)

@@ -3,7 +3,8 @@
 /// Guarantees: output is one line ending in `"\n"`, field order
 /// `type, tick, time, paused, held (only when true), clients, bodies[{id,x,y,angle,vx,vy,av}], drags[{client,name,body,x,y,offset{x,y}}]`;
 /// positions, velocities and drag points are rounded to 0.01, `angle`, `av` and `time` to 0.001, trailing
-/// zeros trimmed, integral values without `.0`, NaN and infinity written as `0`. Numbers are formatted with
+/// zeros trimmed, integral values without `.0`, NaN and infinity written as `0` and counted
+/// (`NonFiniteValues`, the server's `dyn_nonfinite_values_total`). Numbers are formatted with
 /// integer arithmetic into a scratch buffer sized for the worst case and reused between calls, so the only
 /// allocation per call is the returned array.
 public struct SnapshotEncoder {

@@ -22,11 +22,12 @@ struct RequiredTool: Sendable, CustomStringConvertible {
                                        commands: ["chromium", "chromium-browser", "google-chrome"], override: "DYN_CHROMIUM")
     static let promtool = RequiredTool(name: "promtool", package: "prometheus", commands: ["promtool"])
     static let redisServer = RequiredTool(name: "redis-server", package: "redis-server", commands: ["redis-server"])
+    static let redisCli = RequiredTool(name: "redis-cli", package: "redis-tools", commands: ["redis-cli"])
     static let setpriv = RequiredTool(name: "setpriv", package: "util-linux", commands: ["setpriv"])
     /// The page's scripts (web/*.js) are checked with `node --check`.
     static let node = RequiredTool(name: "node", package: "nodejs", commands: ["node", "nodejs"])
     /// Every tool `make test` needs.
-    static let all: [RequiredTool] = [.chromium, .promtool, .redisServer, .setpriv, .node]
+    static let all: [RequiredTool] = [.chromium, .promtool, .redisServer, .redisCli, .setpriv, .node]
 
     var description: String { name }
 

@@ -39,6 +39,27 @@ extension LineClient {
         return []
     }
 
+    /// Every raw line the server sent before its answer to a `ping` sent now (the pong itself left out): "nothing
+    /// else came" as a condition rather than a quiet window. The server reads a connection's lines in order and
+    /// sends what each caused before it reads the next, so whatever earlier commands (this client's or another's
+    /// already answered) made it send is in the list, however late it would arrive on a loaded machine; a
+    /// message that is merely slow cannot pass for one that never comes. Records an issue (and returns what came)
+    /// when no pong arrives within `timeout`.
+    func linesBeforePong(timeout: Double = 10) throws -> [String] {
+        let marker = "before-pong-\(UInt32.random(in: 0...UInt32.max))"
+        try send(#"{"type":"ping","id":"\#(marker)"}"#)
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines: [String] = []
+        while let line = nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if let object = try? RawLines.object(line), object["type"] as? String == "pong", object["id"] as? String == marker {
+                return lines
+            }
+            lines.append(line)
+        }
+        Issue.record("no pong to the marker ping within \(timeout) s; read \(lines.map { $0.prefix(120) })")
+        return lines
+    }
+
     /// The raw lines of `welcome`, `scene` and the first snapshot (or frame), as they came.
     func joinLines(timeout: Double = 10) -> [String] {
         (0..<3).compactMap { _ in nextLine(timeout: timeout) }
