@@ -60,6 +60,8 @@ struct DynServerCommand: ParsableCommand {
     @Option(help: "Record every room to DIR/ROOM.ndjson (its state, then every command that changed it, and hashes).")
     var record: String?
     @Option(help: "Ticks between the state hashes of a recording.") var hashEvery = 60
+    @Option(help: "With --record: a recording past this many MB moves to ROOM.ndjson.1 and a new one starts.")
+    var recordMaxMb: Double?
 
     func validate() throws {
         guard parseWorld() != nil else { throw ValidationError("--world must look like 800x600 (positive sizes up to 100000)") }
@@ -90,6 +92,7 @@ struct DynServerCommand: ParsableCommand {
         guard (threads ?? 1) >= 1, (threads ?? 1) <= 256 else { throw ValidationError("--threads must be 1...256") }
         if let record, record.isEmpty { throw ValidationError("--record needs a directory") }
         guard hashEvery >= 1 else { throw ValidationError("--hash-every must be >= 1") }
+        if let recordMaxMb, !(recordMaxMb > 0 && recordMaxMb <= 1_000_000) { throw ValidationError("--record-max-mb must be > 0") }
         if let cluster { _ = try RedisAddress(parsing: cluster) }
         guard roomTTLS >= 1, roomTTLS <= 86_400 * 365 else { throw ValidationError("--room-ttl-s must be 1...31536000") }
         guard drainS >= 0, drainS <= 3600 else { throw ValidationError("--drain-s must be 0...3600") }
@@ -181,6 +184,7 @@ struct DynServerCommand: ParsableCommand {
         config.threads = threads ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         config.recordDir = record
         config.hashEvery = UInt64(hashEvery)
+        config.recordMaxBytes = recordMaxMb.map { Int($0 * 1_000_000) }
         config.cluster = try cluster.map { try RedisAddress(parsing: $0) }
         config.roomTTLS = roomTTLS
         config.drainS = drainS

@@ -50,6 +50,8 @@ struct ServerConfig: Sendable {
     var recordDir: String?
     /// `--hash-every`: ticks between the hash lines of a recording.
     var hashEvery: UInt64 = 60
+    /// `--record-max-mb` in bytes: the size at which a recording rotates (nil: no cap).
+    var recordMaxBytes: Int?
 
     /// `--cluster redis://HOST:PORT[/DB]`: the fleet's room directory (docs/DEPLOY.md); nil: a server alone.
     var cluster: RedisAddress?
@@ -77,6 +79,7 @@ struct ServerConfig: Sendable {
         room.held = held
         room.recordDir = recordDir
         room.hashEvery = hashEvery
+        room.recordMaxBytes = recordMaxBytes
         return room
     }
 

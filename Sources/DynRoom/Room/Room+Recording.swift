@@ -54,8 +54,23 @@ extension Room {
     }
 
     private func checkRecorder() {
-        guard let failure = recorder?.failure else { return }
-        log.error("room \(name): recording stopped: \(failure)")
-        recorder = nil
+        if let failure = recorder?.failure {
+            log.error("room \(name): recording stopped: \(failure)")
+            recorder = nil
+        }
+        rotateRecordingIfFull()
+    }
+
+    /// `--record-max-mb`: a recording past the cap moves to `NAME.ndjson.1` (replacing an older one) and a new
+    /// recording starts from the room's state now, so a long session keeps at most two files, each of which
+    /// replays on its own.
+    private func rotateRecordingIfFull() {
+        guard let recorder, let cap = config.recordMaxBytes, recorder.bytesWritten > cap,
+              let dir = config.recordDir else { return }
+        let path = recorder.path
+        self.recorder = nil
+        _ = rename(path, path + ".1")
+        log.notice("room \(name): recording past \(cap) bytes: moved to \(path).1, starting anew")
+        startRecording(dir: dir)
     }
 }

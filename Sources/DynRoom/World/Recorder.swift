@@ -19,6 +19,8 @@ package final class Recorder {
     /// The tick of the last hash line (the next is due once `tick / hashEvery` passes it).
     private var lastHashedTick: UInt64
     package private(set) var failure: String?
+    /// Bytes written so far (for `--record-max-mb`).
+    package private(set) var bytesWritten = 0
 
     package init(path: String, hashEvery: UInt64, startTick: UInt64) throws(RecorderError) {
         self.path = path
@@ -32,13 +34,15 @@ package final class Recorder {
         if fd >= 0 { close(fd) }
     }
 
-    /// `{"type":"recording","version":1,"room":…,"tick_hz":…,"world":{…},"hash":…,"state":{…}}`.
+    /// `{"type":"recording","version":1,"room":…,"build":"dynserver 0.1.0","tick_hz":…,"world":{…},"hash":…,"state":{…}}`.
     package func writeHeader(room: String, tickHz: Double, config: RoomConfig, state: [UInt8], hash: UInt64) {
         var w = JSONWriter(capacity: state.count + 256)
         w.beginObject()
         w.key("type"); w.string("recording")
         w.key("version"); w.int(1)
         w.key("room"); w.string(room)
+        // The build that wrote it: a replay is exact only with the same build.
+        w.key("build"); w.string("dynserver \(DynVersion.current)")
         w.key("tick_hz"); w.number(tickHz)
         w.key("world"); w.beginObject()
         w.key("width"); w.number(config.worldWidth)
@@ -106,6 +110,7 @@ package final class Recorder {
             }
             done += n
         }
+        bytesWritten += bytes.count
     }
 }
 

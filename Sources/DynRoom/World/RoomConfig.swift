@@ -14,6 +14,8 @@ public struct RoomConfig: Sendable {
     public var recordDir: String?
     /// `--hash-every`: ticks between the hash lines of a recording.
     public var hashEvery: UInt64 = 60
+    /// `--record-max-mb`: a recording past this many bytes moves to `NAME.ndjson.1` and a new one starts (nil: no cap).
+    public var recordMaxBytes: Int?
 
     public init() {}
 }
