@@ -25,8 +25,9 @@ run: release
 server: release
 	.build/release/dynserver --port $(PORT) --scene $(SCENE)
 
-## make test: every unit and end-to-end test (real processes, real TCP on 127.0.0.1), in three runs so that the
-## end-to-end suites never share the CPU with the CPU-heavy ones: the unit suites (in parallel), then the dynbench
+## make test: every unit and end-to-end test (real processes, real TCP on 127.0.0.1), in four runs so that the
+## end-to-end suites never share the CPU with the CPU-heavy ones: the physics suites (in parallel), then the other
+## unit suites (in parallel: apart, so that their one-minute limits never wait behind a minute of physics), then the dynbench
 ## process tests (one at a time), then the end-to-end suites (one real server at a time). Then the room, fleet and
 ## replay suites against a ThreadSanitizer dynserver (scripts/tsan-e2e.sh) and a short pass of every fuzz target
 ## (scripts/fuzz.sh: FUZZ_RUNS executions each from a fixed seed, the same inputs every run). Every `swift test` runs under an outer watchdog (scripts/test-run.sh) that
@@ -34,16 +35,18 @@ server: release
 ## (chromium, promtool, redis-server, redis-cli, setpriv, node) that is missing fails bootstrap and those tests; elsewhere
 ## they are skipped, saying how to install it. scripts/check-tests.sh first checks that every test has a time
 ## limit, no server value is force-unwrapped and no wall-clock threshold escapes DYN_TIMING; after the build it
-## checks that the three filters below reach every test (a new suite must match one of them).
-UNIT_SUITES = DynamicsTests\.|NetProtocolTests\.|DynServerTests\.|DynClientTests\.
+## checks that the four filters below reach every test (a new suite must match one of them).
+PHYSICS_SUITES = DynamicsTests\.
+UNIT_SUITES = NetProtocolTests\.|DynServerTests\.|DynClientTests\.
 BENCH_SUITES = EndToEndTests\.DynbenchPhysicsTests
 E2E_SUITES = EndToEndTests\.EndToEnd
 FUZZ_RUNS ?= 20000
 test: bootstrap
 	@scripts/check-tests.sh
 	$(SWIFT) build --build-tests
-	@scripts/check-tests.sh --filters '$(UNIT_SUITES)' '$(BENCH_SUITES)' '$(E2E_SUITES)'
-	@scripts/test-run.sh 900 '$(UNIT_SUITES)'
+	@scripts/check-tests.sh --filters '$(PHYSICS_SUITES)' '$(UNIT_SUITES)' '$(BENCH_SUITES)' '$(E2E_SUITES)'
+	@scripts/test-run.sh 900 '$(PHYSICS_SUITES)'
+	@scripts/test-run.sh 600 '$(UNIT_SUITES)'
 	@scripts/test-run.sh 600 '$(BENCH_SUITES)'
 	@scripts/test-run.sh 1500 '$(E2E_SUITES)'
 	@scripts/tsan-e2e.sh 900
