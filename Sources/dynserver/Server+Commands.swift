@@ -89,6 +89,9 @@ extension Server {
                 return
             }
             session.room.execute(message, from: session.seat)
+            // The room is free here (dispatch), so its summary (`dyn_bodies`, `rooms`) follows the command at
+            // once instead of at the room's next job.
+            session.room.publish()
         }
     }
 
