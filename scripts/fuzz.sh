@@ -46,7 +46,7 @@ build() {
             Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/WebSocket/WebSocketHandshake.swift fuzz/FuzzHTTP.swift -o "$bin" ;;
     websocket)
         "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name FuzzWebSocket "${LINKER[@]}" "${C_MODULES[@]}" \
-            Sources/NetProtocol/WebSocket/*.swift Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/UV/SharedBytes.swift \
+            Sources/NetProtocol/WebSocket/*.swift Sources/NetProtocol/HTTP/*.swift Sources/NetProtocol/Wire/*.swift Sources/NetProtocol/Bytes/*.swift \
             fuzz/FuzzWebSocket.swift -o "$bin" ;;
     *) echo "fuzz: unknown target $target (wire, packed, http, websocket)" >&2; exit 2 ;;
     esac

@@ -77,8 +77,9 @@ extension Server {
                 continue
             }
             drainWaiting(room)
-            // So do the ticks a job gave back (after the inputs that waited: they land between two ticks).
-            if room.gaveBack, !run.onWorker, room.longStep == nil, !shuttingDown {
+            // So do the ticks a job gave back (after the inputs that waited: they land between two ticks). The
+            // room is read only once it is known not to be on a worker again (a `step` that waited resubmits it).
+            if !run.onWorker, room.gaveBack, room.longStep == nil, !shuttingDown {
                 room.gaveBack = false
                 submit(room, nowNs: EventLoop.hrtimeNs, budgetNs: budgetNs)
             }
@@ -96,7 +97,7 @@ extension Server {
             let body = run.waiting.removeFirst()
             body()
         }
-        if room.longStep != nil, !run.onWorker, !shuttingDown {
+        if !run.onWorker, room.longStep != nil, !shuttingDown {
             submit(room, nowNs: EventLoop.hrtimeNs, budgetNs: UInt64(1e9 / config.tickHz))
         }
     }
