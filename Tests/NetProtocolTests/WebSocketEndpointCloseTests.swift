@@ -48,4 +48,54 @@ struct WebSocketEndpointCloseTests {
         let out = server.takeOutput()
         #expect(out == [0x88, 0x00], "a Close without a status is answered without one (RFC 6455 5.5.1)")
     }
+
+    /// A Close frame from a client with `reason` bytes after status 1000, masked with zeros (so the bytes
+    /// on the wire are the reason itself).
+    func closeFrame(reason: [UInt8]) -> [UInt8] {
+        [0x88, 0x80 | UInt8(2 + reason.count), 0, 0, 0, 0, 0x03, 0xE8] + reason
+    }
+
+    /// Feeds `bytes` to a fresh server in two reads split at `split`; returns the status it sent.
+    func statusSent(_ bytes: [UInt8], split: Int) -> UInt16 {
+        let server = WebSocketEndpoint(role: .server, maxMessageBytes: 100)
+        _ = deliver(Array(bytes[..<split]), to: server)
+        _ = deliver(Array(bytes[split...]), to: server)
+        return server.statusCodeSent
+    }
+
+    @Test func aCloseReasonIsJudgedWholeWhereverTheReadsSplitIt() {
+        // "é—" in UTF-8: a split inside either character must not make it look invalid.
+        let valid = closeFrame(reason: Array("ok é—".utf8))
+        for split in 1..<valid.count {
+            #expect(statusSent(valid, split: split) == 1000, "valid reason split at \(split)")
+        }
+        // A lone continuation byte after "ab": invalid however it arrives.
+        let invalid = closeFrame(reason: [0x61, 0x62, 0x80, 0x63])
+        for split in 1..<invalid.count {
+            #expect(statusSent(invalid, split: split) == 1007, "invalid reason split at \(split)")
+        }
+    }
+
+    @Test func aCloseFrameNotFullyArrivedWaitsForItsLastByte() {
+        // Its reason is already invalid in the first read; it is judged when the frame is whole.
+        let frame = closeFrame(reason: [0xFF, 0x00, 0x00])
+        _ = deliver(Array(frame.dropLast()), to: server)
+        #expect(server.takeOutput().isEmpty && server.wantsRead)
+        _ = deliver([frame.last!], to: server)
+        #expect(server.statusCodeSent == 1007 && !server.wantsRead)
+    }
+
+    @Test func framesBeforeAHalfArrivedCloseAreReadAtOnce() {
+        let payload = Array("{\"type\":\"hello\"}".utf8)
+        let text = payload.withUnsafeBytes { client.text($0) }
+        let close = closeFrame(reason: Array("bye".utf8))
+        let first = deliver(text + close.prefix(5), to: server)
+        guard first.count == 1, case .text(let line) = first[0] else {
+            Issue.record("the text message before the Close arrives at once: \(first)")
+            return
+        }
+        #expect(line == payload)
+        #expect(deliver(Array(close.dropFirst(5)), to: server).count == 1)
+        #expect(server.statusCodeSent == 1000)
+    }
 }

@@ -35,6 +35,12 @@ public final class WebSocketEndpoint {
     private var context: wslay_event_context_ptr?
     private var input: UnsafeRawBufferPointer?
     private var inputOffset = 0
+    /// Where the current input must be handed over no further (`CloseFrameGate`).
+    private var inputLimit = 0
+    private var inputCuts: [Int] = []
+    /// Keeps each Close frame whole for wslay; `held` is a Close frame not fully arrived yet.
+    private var gate = CloseFrameGate()
+    private var held: [UInt8] = []
     private var output: [UInt8] = []
     private var received: [Message] = []
     // The data message being reassembled.
@@ -52,11 +58,13 @@ public final class WebSocketEndpoint {
         var callbacks = wslay_event_callbacks()
         callbacks.recv_callback = { context, buffer, length, _, user in
             let me = WebSocketEndpoint.owner(user)
-            guard let input = me.input, me.inputOffset < input.count, let buffer else {
+            guard let input = me.input, me.inputOffset < me.inputLimit, let buffer else {
                 wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
                 return -1
             }
-            let n = min(length, input.count - me.inputOffset)
+            // A read ends at a Close frame's start and end, so that the frame is a read of its own.
+            let cut = me.inputCuts.first { $0 > me.inputOffset } ?? me.inputLimit
+            let n = min(length, cut - me.inputOffset)
             UnsafeMutableRawPointer(buffer).copyMemory(from: input.baseAddress! + me.inputOffset, byteCount: n)
             me.inputOffset += n
             return n
@@ -102,18 +110,42 @@ public final class WebSocketEndpoint {
     /// Feeds received bytes. Returns the complete messages they finished, in order; the bytes to send in
     /// answer (pongs, Close replies) are waiting in `takeOutput()`.
     public func receive(_ bytes: UnsafeRawBufferPointer) -> [Message] {
-        input = bytes
-        inputOffset = 0
-        let mayViolate = wantsRead && !closeSent
-        // A nonzero result is a frame the frame layer rejected (our reader only ever says "would block"):
-        // wslay has then queued a Close without a status, which the peer must not be left to guess at.
-        if wslay_event_recv(context) != 0, mayViolate, violationStatus == nil { violationStatus = 1002 }
-        input = nil
+        if held.isEmpty {
+            feed(bytes)
+        } else {
+            let pending = held + Array(bytes)
+            held.removeAll()
+            pending.withUnsafeBytes { feed($0) }
+        }
         _ = wslay_event_send(context)
         if let status = violationStatus { giveStatusToEmptyClose(status) }
         let messages = received
         received.removeAll()
         return messages
+    }
+
+    /// Hands `bytes` to wslay as `CloseFrameGate` plans, keeping a Close frame not fully arrived in `held`.
+    private func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard wantsRead else { return }
+        let plan = gate.plan(bytes)
+        held = Array(bytes[plan.deliverable...])
+        input = bytes
+        inputOffset = 0
+        inputLimit = plan.deliverable
+        inputCuts = plan.cuts
+        defer { input = nil; inputCuts = [] }
+        while inputOffset < inputLimit, wantsRead {
+            let before = inputOffset
+            let mayViolate = !closeSent
+            // A nonzero result is a frame the frame layer rejected (our reader only ever says "would
+            // block"): wslay has then queued a Close without a status, which the peer must not be left to
+            // guess at.
+            if wslay_event_recv(context) != 0 {
+                if mayViolate, violationStatus == nil { violationStatus = 1002 }
+                break
+            }
+            if inputOffset == before { break }
+        }
     }
 
     private func frameStarted(opcode: UInt8, fin: Bool) {
