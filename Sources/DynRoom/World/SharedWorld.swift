@@ -43,8 +43,14 @@ package final class SharedWorld {
         var clientName: String
     }
 
+    /// How far (points) past the world's edges every moving item must be, and leaving, for the world to count
+    /// as at rest (docs/ENGINE.md, "Departed items"): one 100 pt item's width, so an item is well out of
+    /// sight before its world rests, and a world of 600 pt rests well within a second of its last item leaving.
+    package static let departedMargin = 100.0
+
     package init(width: Double, height: Double, stepHz: Double, maxBodies: Int = 5000) {
         animator = DynamicAnimator(width: width, height: height, stepHz: stepHz)
+        animator.departedMargin = SharedWorld.departedMargin
         self.width = width
         self.height = height
         self.maxBodies = maxBodies

@@ -29,6 +29,11 @@ public final class DynamicAnimator {
         }
     }
 
+    /// nil (default): only sleep pauses the animator. A distance in points: the animator also pauses when
+    /// every awake item has left the reference rectangle by more than this and is not coming back
+    /// (DynamicAnimator+Departed.swift); the shared world of a room sets it (docs/ENGINE.md, "Departed items").
+    public var departedMargin: Double?
+
     /// Called as each stage of `step()` begins, in `StepStage` order, every stage every step (a paused
     /// animator takes no step, so nothing is called). For profiling (`dynbench physics --stages`): the time
     /// between two calls, and from the last one to `step()` returning, is the earlier stage's. nil (default)
@@ -97,6 +102,7 @@ public final class DynamicAnimator {
         elapsedTime += world.dt
         stepCount += 1
         if world.awakeCount == 0 { setRunning(false) }
+        else if let m = departedMargin, everyAwakeItemDeparted(margin: m) { setRunning(false) }
     }
 
     /// Wakes every item and resumes stepping.
