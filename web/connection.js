@@ -105,6 +105,8 @@ function receive(m) {
   switch (m.type) {
   case "welcome":
     dyn.client = m.client; dyn.world = m.world; dyn.snapshotHz = m.snapshot_hz || 30;
+    // A narrow screen sizes the world's area to the world's shape (style.css): no empty band above or below.
+    document.documentElement.style.setProperty("--world-aspect", m.world.width + " / " + m.world.height);
     // On a token server the room is joined at the token hello: until then the welcome says main.
     if (typeof m.room === "string" && !m.auth_required) arrivedIn(m.room);
     setStatusData("client", m.client); resize(); break;
