@@ -7,7 +7,8 @@ import NetProtocol
 /// never faster than the cap (a chunk occupies the link for its size / rate, then travels `delay ± jitter`);
 /// a direction holding more than its buffer (the bandwidth-delay product, at least 64 KiB) stops reading
 /// from its source until it drains, so the sender feels the link through TCP flow control as over a real
-/// bottleneck; either side closing closes both. Everything runs on the given loop.
+/// bottleneck; either side closing closes both once what it sent before has crossed the link (a server that
+/// answers and closes, as the HTTP front end does, is answered in full). Everything runs on the given loop.
 final class LinkProxy {
     struct Shape {
         var delayMs: Double
@@ -84,6 +85,8 @@ final class LinkProxy {
         private var linkFreeNs: UInt64 = 0
         private var lastReleaseNs: UInt64 = 0
         private var paused = false
+        /// The source ended: the connection closes once the queue has been released.
+        private var ended = false
         private(set) var closed = false
 
         init(from: TCPConnection, to: TCPConnection, shape: Shape) {
@@ -95,7 +98,7 @@ final class LinkProxy {
         func start() {
             do {
                 try from.startReading(onData: { [unowned self] in self.arrived($0) },
-                                      onEnd: { [unowned self] _ in self.closeBoth() })
+                                      onEnd: { [unowned self] _ in self.ended = true })
             } catch {
                 closeBoth()
             }
@@ -131,6 +134,10 @@ final class LinkProxy {
                 head = 0
             }
             if !out.isEmpty { to.write(out) }
+            if ended, head >= queue.count {
+                closeBoth()
+                return
+            }
             if paused, queuedBytes < shape.bufferBytes / 2 {
                 paused = false
                 try? from.resumeReadingStream()

