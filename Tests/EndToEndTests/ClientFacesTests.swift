@@ -47,6 +47,41 @@ extension EndToEnd {
             session.quit()
         }
 
+        /// Whether every field of a status line is whole: one of the status line's own field forms
+        /// (dynclient's `StatusLine`), never a word cut in half or a `~`.
+        static func wholeFields(_ row: String) -> [String]? {
+            let forms = [#"connected"#, #"scene [a-z]+"#, #"running|held"#, #"tick \d+"#, #"at rest since tick \d+"#,
+                         #"\d+ clients?"#, #"no selection"#, #"sel #\d+ (rect|ellipse|circle|polygon) [\d.]+x[\d.]+( [efdq]-?[\d.]+| anchored)*"#,
+                         #"ping ([\d.]+|-) ms"#, #"buf \d+ ms"#, #"\d+ snap/s"#, #"\d+ items?"#]
+            let fields = row.trimmingCharacters(in: .whitespaces).components(separatedBy: " | ")
+            let whole = fields.allSatisfy { field in forms.contains { field.wholeMatch(of: try! Regex($0)) != nil } }
+            return whole ? fields : nil
+        }
+
+        /// The status line at 120 and 80 columns on a real PTY, with a selection: whole fields only, the
+        /// least important dropped first; the scene and the world's state always show.
+        @Test func theStatusLineKeepsWholeFieldsAt120And80Columns() throws {
+            for columns in [120, 80] {
+                let session = try ClientSession(serverArguments: ["--scene", "default"], columns: columns)
+                let bottom = ClientSession.rows - 1
+                session.client.type("\t")
+                #expect(session.client.waitForScreen { $0.text(row: bottom).contains("| sel #") || columns < 100 },
+                        "selected at \(columns):\n\(session.client.screen.text)")
+                session.client.drain(forMs: 300)
+                let row = session.client.screen.text(row: bottom)
+                let fields = Self.wholeFields(row)
+                #expect(fields != nil, "a field cut at \(columns) columns: '\(row)'")
+                #expect(row.count <= columns)
+                if let fields {
+                    #expect(Array(fields.prefix(2)) == ["connected", "scene default"], "\(fields)")
+                    #expect(fields.contains { ["running", "held"].contains($0) || $0.hasPrefix("at rest since tick") }, "\(fields)")
+                    if columns == 120 { #expect(fields.contains { $0.hasPrefix("sel #") }, "\(fields)") }
+                    print("status line at \(columns) columns: \(fields.joined(separator: " | "))")
+                }
+                session.quit()
+            }
+        }
+
         @Test func gravityAndTheCollisionModeAreShownAndGEchoesTheNewGravity() throws {
             // The first info row, under the world, starts with them (the status line has no room at 80 columns).
             let session = try ClientSession(serverArguments: ["--scene", "default"], columns: 80)
