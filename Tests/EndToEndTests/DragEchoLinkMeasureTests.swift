@@ -13,33 +13,6 @@ extension EndToEnd {
     /// `scripts/drag-echo.sh` runs them. A measurement, so only under DYN_TIMING=1.
     @Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: Reliability.measuresTiming))
     struct DragEchoLinkMeasureTests {
-        /// `dynbench link` in front of `target`, on a port of its own, once it accepts connections.
-        final class Link {
-            let process = Process()
-            let port: UInt16
-
-            init(target: UInt16, delayMs: Int = 75) throws {
-                port = try TCPSocket.freePort()
-                process.executableURL = URL(fileURLWithPath: BenchProcess.path)
-                process.arguments = ["link", "--delay-ms", String(delayMs), "--jitter-ms", "0",
-                                     "listen", String(port), "target", "127.0.0.1:\(target)"]
-                process.standardOutput = FileHandle.nullDevice
-                try ChildProcess.launch(process)
-                let port = port
-                let up = Reliability.eventually(timeout: 10) {
-                    guard let fd = try? TCPSocket.connect(port: port) else { return false }
-                    close(fd)
-                    return true
-                }
-                if !up { throw EndToEndError("dynbench link did not listen on \(port)") }
-            }
-
-            deinit {
-                process.terminate()
-                _ = ChildProcess.waitForExit(process, timeout: 5)
-            }
-        }
-
         private static func line(_ fields: [String: Any]) -> String {
             let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
             return String(decoding: data, as: UTF8.self)
@@ -50,7 +23,7 @@ extension EndToEnd {
             let control = try server.connect()
             _ = control.join()
             let body = try ClientSession.box(control)
-            let link = try Link(target: try #require(server.httpPort))
+            let link = try DynbenchLink(target: try #require(server.httpPort))
             let page = try PageSession(server: server, httpPort: link.port)
             #expect(Reliability.eventually(timeout: 10) { page.text("JSON.stringify(dyn.serverPose(\(body)))").contains("\"x\":400") })
             _ = try page.evaluate("""
@@ -94,7 +67,7 @@ extension EndToEnd {
             let control = try server.connect()
             _ = control.join()
             _ = try ClientSession.box(control)
-            let link = try Link(target: server.port)
+            let link = try DynbenchLink(target: server.port)
             let client = try PseudoTerminalClient(arguments: ["--port", String(link.port), "--name", "far"],
                                                   columns: ClientSession.columns, rows: ClientSession.rows)
             #expect(client.waitForScreen { $0.text(row: ClientSession.rows - 1).hasPrefix(" connected | scene empty |") })
