@@ -325,6 +325,8 @@ extension EndToEnd {
                 #expect(scene.bodies.contains { $0.id == body }, "the room came back with its state")
             }
             #expect(redis.get("dyn:owner:lab")?.contains("127.0.0.1:\(other.port) ") == true)
+            other.signal(SIGTERM)
+            #expect(other.waitForExit(timeout: 10) == 0)
         }
 
         @Test func redisWithAPasswordAndGetRoomsWithTheServersToken() throws {
@@ -372,6 +374,8 @@ extension EndToEnd {
             try creator.send(#"{"type":"join","id":2,"room":"lab","room_token":"\#(token)"}"#)
             let rejoined = creator.joinReply(id: 2)?.ackFields
             #expect(rejoined?.first { $0.0 == "admin" }?.1 == .bool(true), "the token lost its rights in the move")
+            other.signal(SIGTERM)
+            #expect(other.waitForExit(timeout: 10) == 0)
         }
     }
 }
