@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// The lines a session sends while its join waits for a claim (ClusterDirectory+Lifecycle.swift): kept in
 /// order, rate-limited like any line and at most `maxHeldLines`, handled once the claim is settled.

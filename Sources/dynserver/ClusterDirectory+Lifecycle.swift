@@ -1,5 +1,6 @@
 import DynRoom
 import NetProtocol
+import NetLoop
 
 /// The rooms' lifecycles on this server (docs/ARCHITECTURE.md, The room lifecycle in a fleet): every change
 /// of a fleet room's state here is one `RoomLifecycle` transition on the one table `lifecycles`, made in the

@@ -1,5 +1,6 @@
 import DynRoom
 import NetProtocol
+import NetLoop
 
 /// The fleet-wide room list and redirects (docs/DEPLOY.md, The list): `directory` is this server's copy of
 /// `dyn:rooms`, kept up to date incrementally. Each round asks Redis only for the names changed since the
