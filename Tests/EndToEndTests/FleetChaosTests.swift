@@ -140,11 +140,13 @@ extension EndToEnd {
             _ = waitUntil(timeout: 2) { Date().timeIntervalSince(stoppedAt) >= 7 }
             redis.signal(SIGCONT)
             continued = true
+            let continuedAt = Date()
             let back = waitUntil(timeout: 5) {
                 (try? HTTPReply.get(port: ownerHTTP, "/readyz"))??.status == 200
                     && (try? HTTPReply.get(port: otherHTTP, "/readyz"))??.status == 200
                     && member.tryWrite(id: 99).acked == true
             }
+            print("fleet: after Redis was stopped 7 s, both servers were back and lab took writes \(Date().timeIntervalSince(continuedAt)) s after SIGCONT")
             #expect(back, "not back within 5 s of Redis continuing\n\(owner.stderr.suffix(1500))")
             // Nothing moved: the same epoch and owner; the joins given up on took nothing.
             #expect(redis.get("dyn:epoch:lab") == epoch)
