@@ -37,16 +37,24 @@ extension Room {
         let clients = seats.count
         let held = world.held
         var encoded: [PackedBaselineKey: PackedOutput] = [:]
+        // Whether each distinct baseline can carry a delta (same ids as `current`): checked once, not per client.
+        var deltaBases: [ObjectIdentifier: Bool] = [:]
         for session in targets {
             let holds = session.feed.packedBaseline(latestStillQueued: front.latestStillQueued(client: session.id))
-            let base = PackedEncoder.deltaBase(current, holds.base)
+            var base: PackedTable?
+            if let holding = holds.base {
+                let key = ObjectIdentifier(holding)
+                let usable = deltaBases[key] ?? (PackedEncoder.deltaBase(current, holding) != nil)
+                deltaBases[key] = usable
+                base = usable ? holding : nil
+            }
             let previous = base == nil ? nil : holds.previous
             let key = PackedBaselineKey(base: base, previous: previous)
             let output: PackedOutput
             if let shared = encoded[key] {
                 output = shared
             } else {
-                output = PackedOutput(tick: tick, frame: PackedEncoder.encode(current, base: base, previous: previous,
+                output = PackedOutput(tick: tick, frame: PackedEncoder.encode(current, checkedBase: base, previous: previous,
                                                                               paused: paused, held: held,
                                                                               clients: clients, drags: drags))
                 encoded[key] = output

@@ -63,7 +63,11 @@ public enum PackedCodes {
 
     /// The Exp-Golomb order (0...15) that codes values whose bit lengths are counted in `histogram`
     /// (`histogram[b]`: values with `b` significant bits) in the fewest bits.
-    public static func bestOrder(_ histogram: UnsafeBufferPointer<Int>) -> Int {
+    public static func bestOrder(_ histogram: UnsafeBufferPointer<Int>) -> Int { bestOrderAndCost(histogram).order }
+
+    /// `bestOrder` and its cost in bits: an upper bound of the codes' real length (a value of `b > k` bits
+    /// is counted as if `q + 1` had one bit more than `q`), so a buffer of that many bits always holds them.
+    static func bestOrderAndCost(_ histogram: UnsafeBufferPointer<Int>) -> (order: Int, cost: Int) {
         var best = 0, bestCost = Int.max
         for k in 0...maxOrder {
             var cost = 0
@@ -75,7 +79,7 @@ public enum PackedCodes {
                 bestCost = cost
             }
         }
-        return best
+        return (best, bestCost)
     }
 
     @inline(__always) static func bitLength(_ value: UInt64) -> Int { 64 - value.leadingZeroBitCount }
