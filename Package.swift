@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Dynamics", targets: ["Dynamics"]),
         .library(name: "NetProtocol", targets: ["NetProtocol"]),
+        .library(name: "NetLoop", targets: ["NetLoop"]),
         .executable(name: "dynserver", targets: ["dynserver"]),
         .executable(name: "dynclient", targets: ["dynclient"]),
         .executable(name: "dynbench", targets: ["dynbench"]),
@@ -32,10 +33,14 @@ let package = Package(
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Dynamics"),
+        // The wire contract and its codecs: pure Swift over wslay, nettle and http-parser, no event loop, so a
+        // room (DynRoom) can use it on a worker thread.
+        .target(name: "NetProtocol", dependencies: ["CHTTPParser", "CWslay", "CNettle"]),
+        // Thin Swift owners of libuv handles (the loop thread's side): only the fronts and tools link libuv.
         .target(
-            name: "NetProtocol",
+            name: "NetLoop",
             dependencies: [
-                "CLibUV", "CHTTPParser", "CWslay", "CNettle",
+                "CLibUV", "NetProtocol",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -51,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "dynserver",
             dependencies: [
-                "Dynamics", "NetProtocol", "DynRoom", "CLibUV", "CHiredis", "CCurl",
+                "Dynamics", "NetProtocol", "NetLoop", "DynRoom", "CLibUV", "CHiredis", "CCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,22 +68,22 @@ let package = Package(
         .executableTarget(
             name: "dynclient",
             dependencies: [
-                "NetProtocol",
+                "NetProtocol", "NetLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "dynbench",
             dependencies: [
-                "Dynamics", "NetProtocol",
+                "Dynamics", "NetProtocol", "NetLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .testTarget(name: "DynamicsTests", dependencies: ["Dynamics"]),
-        .testTarget(name: "NetProtocolTests", dependencies: ["NetProtocol", "CLibUV"]),
-        .testTarget(name: "DynServerTests", dependencies: ["dynserver", "DynRoom", "Dynamics", "NetProtocol"]),
-        .testTarget(name: "DynClientTests", dependencies: ["dynclient", "NetProtocol"]),
+        .testTarget(name: "NetProtocolTests", dependencies: ["NetProtocol", "NetLoop", "CLibUV"]),
+        .testTarget(name: "DynServerTests", dependencies: ["dynserver", "DynRoom", "Dynamics", "NetProtocol", "NetLoop"]),
+        .testTarget(name: "DynClientTests", dependencies: ["dynclient", "NetProtocol", "NetLoop"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NetProtocol", "CLibUV", "CWslay"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// One benchmark client: counts states (snapshots or frames), bytes and when each tick arrived; a prober
 /// also taps and times the first state after each ack.

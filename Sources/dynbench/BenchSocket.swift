@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NetProtocol
+import NetLoop
 
 /// A blocking TCP connection to a dynserver for benchmarks that drive many rooms one after another:
 /// send lines, read lines with a deadline (poll), and skip to the message a predicate wants.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Histogram
 import NetProtocol
+import NetLoop
 
 /// `dynbench fleet`: three release `dynserver`s sharing rooms through a real `redis-server` (docs/DEPLOY.md).
 /// Joins through redirects: one client joins rooms spread over the three servers from whichever server it is

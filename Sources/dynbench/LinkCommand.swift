@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import NetProtocol
+import NetLoop
 
 /// `dynbench link --delay-ms D --jitter-ms J --rate-kbit R -- listen PORT target HOST:PORT`: a loopback proxy
 /// that makes every connection through it behave like a home connection (per direction).

@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// A loopback proxy that behaves like a slow home link: each direction adds a one-way `delayMs`, a uniform
 /// jitter of ±`jitterMs` and a bandwidth cap of `rateKbit`, keeping the byte order.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Histogram
 import NetProtocol
+import NetLoop
 
 /// One load measurement: sets up the world through an admin connection, then N clients (full snapshots or
 /// compact frames, optionally through a simulated link) read on one libuv loop while one client of each

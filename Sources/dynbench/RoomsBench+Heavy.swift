@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NetProtocol
+import NetLoop
 
 /// `dynbench rooms --mode heavy` (SPEC Part L): one heavy room beside `main`. A client creates `big`, fills
 /// it with `--bodies` 8×8 boxes, and then (1) holds it and sends `step --steps`, (2) lets them fall for

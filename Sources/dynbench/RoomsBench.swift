@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Histogram
 import NetProtocol
+import NetLoop
 
 /// `dynbench rooms`: the rooms of a release `dynserver` (docs/PROTOCOL.md, Rooms).
 /// `--mode busy`: R rooms, each a hot gas of B bodies that never rests, on `--threads 1` and then on

@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import NetProtocol
+import NetLoop
 
 /// `dynclient`: the terminal client of README.md. Interactive when stdin and stdout are terminals and
 /// `--headless` is not given; headless (JSON lines out, commands in) otherwise.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NetProtocol
+import NetLoop
 
 /// The headless client for scripts and tests: server lines out, commands in.
 ///

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NetProtocol
+import NetLoop
 
 /// The interactive terminal client: draws the world live and turns keys and mouse into commands.
 ///

@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// The client's connection to the server, with framing, the `hello`, and reconnection.
 ///

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NetProtocol
+import NetLoop
 
 /// Owns the terminal's modes for the interactive client: raw input, alternate screen, hidden cursor, mouse.
 ///

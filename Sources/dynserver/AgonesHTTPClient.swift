@@ -1,6 +1,7 @@
 import CCurl
 import CLibUV
 import NetProtocol
+import NetLoop
 
 /// Small HTTP requests made by libcurl's multi interface on the server's loop (curl's own event API:
 /// `curl_multi_socket_action`, driven by one `uv_poll_t` per socket curl opens and one `UVTimer` for its

@@ -1,5 +1,6 @@
 import Logging
 import NetProtocol
+import NetLoop
 
 /// The Agones SDK's REST API, spoken to the SDK sidecar on localhost (`AGONES_SDK_HTTP_PORT`, docs/DEPLOY.md):
 /// `POST /ready` once the server listens, `POST /health` every 2 s while `GET /healthz` (liveness, never

@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// What the session logic needs from a client's connection, whatever carries it (a TCP stream of JSON
 /// lines, or a WebSocket whose text frames are the messages): queued writes of whole messages, the size

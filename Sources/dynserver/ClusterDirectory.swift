@@ -1,6 +1,7 @@
 import DynRoom
 import Logging
 import NetProtocol
+import NetLoop
 
 /// A room of the fleet as the directory last listed it.
 struct FleetRoom {

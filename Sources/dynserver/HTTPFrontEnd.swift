@@ -1,5 +1,6 @@
 import DynRoom
 import NetProtocol
+import NetLoop
 
 /// The HTTP/1.1 listener (`--http-port`) on the server's loop: `GET /` the browser client, `GET /ws` the
 /// WebSocket upgrade, `GET /metrics`, `GET /healthz`; anything else 404.

@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// Whether the server's loop keeps time, for `GET /healthz` (docs/PROTOCOL.md, A fleet of servers).
 ///

@@ -1,6 +1,7 @@
 import CHiredis
 import CLibUV
 import NetProtocol
+import NetLoop
 #if canImport(Glibc)
 import Glibc
 #endif

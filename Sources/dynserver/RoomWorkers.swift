@@ -1,5 +1,6 @@
 import DynRoom
 import NetProtocol
+import NetLoop
 #if canImport(Glibc)
 import Glibc
 #endif

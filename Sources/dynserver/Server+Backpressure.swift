@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NetProtocol
+import NetLoop
 
 /// Read backpressure (docs/PROTOCOL.md, rate limit): a client is read only as fast as its token bucket
 /// allows and only while its unsent output is small; otherwise the server stops reading from it

@@ -1,5 +1,6 @@
 import DynRoom
 import NetProtocol
+import NetLoop
 
 /// The beat: one timer on the loop thread at the tick rate that hands every room with work to the `--threads`
 /// workers and never waits for one (docs/ARCHITECTURE.md, Rooms and threads). A room at rest only counts its

@@ -1,6 +1,7 @@
 import DynRoom
 import Dynamics
 import NetProtocol
+import NetLoop
 
 /// Reading: bytes -> lines -> messages, each answered once. The front answers `hello`, `join` and `rooms`
 /// itself; every other message goes to the sender's room (Room+Commands.swift).

@@ -1,5 +1,6 @@
 import DynRoom
 import NetProtocol
+import NetLoop
 
 /// The server's hooks for a fleet (docs/DEPLOY.md): the Redis directory (`--cluster`), the Agones SDK
 /// (`AGONES_SDK_HTTP_PORT`) and `GET /healthz`.

@@ -1,6 +1,7 @@
 import DynRoom
 import Logging
 import NetProtocol
+import NetLoop
 
 /// `dynserver replay FILE --serve` (docs/PROTOCOL.md, "Replay"): the recording plays into room `replay` at
 /// `--speed` times real time while clients join it and watch.

@@ -1,5 +1,6 @@
 import DynRoom
 import NetProtocol
+import NetLoop
 
 /// Where each room is, seen from the loop thread (docs/ARCHITECTURE.md, Rooms and threads): on a worker, or
 /// here with the inputs that wait for it.

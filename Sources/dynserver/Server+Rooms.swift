@@ -1,6 +1,7 @@
 import DynRoom
 import Dynamics
 import NetProtocol
+import NetLoop
 #if canImport(Glibc)
 import Glibc
 #endif

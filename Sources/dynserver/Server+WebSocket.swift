@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// The WebSocket side of the session logic: each text message is handed to the same per-message handling
 /// as a TCP line (never re-split on newlines); the transport's own limits map to the protocol's errors.

@@ -2,6 +2,7 @@ import DynRoom
 import Dynamics
 import Logging
 import NetProtocol
+import NetLoop
 #if canImport(Glibc)
 import Glibc
 #endif

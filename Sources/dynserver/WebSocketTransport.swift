@@ -1,4 +1,5 @@
 import NetProtocol
+import NetLoop
 
 /// A client's WebSocket: the session's messages go out one per text frame (framed by wslay, over the TCP
 /// stream that carried the HTTP upgrade; a broadcast buffer is framed once for every WebSocket), packed

@@ -1,6 +1,7 @@
 import CLibUV
 import Testing
 @testable import NetProtocol
+@testable import NetLoop
 
 /// Use after close: every wrapper refuses calls on a closing or closed handle with `EBADF` (or does nothing)
 /// and never hands libuv the freed memory; `didClose` sees the memory still allocated.

@@ -1,6 +1,7 @@
 import CLibUV
 import Testing
 @testable import NetProtocol
+@testable import NetLoop
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import CLibUV
 import Testing
 @testable import NetProtocol
+@testable import NetLoop
 
 /// Real TCP on 127.0.0.1 through the wrapper; every test ends with `uv_loop_close == 0`.
 @Suite struct UVStreamTests {

@@ -48,6 +48,29 @@ package struct ClientFeed {
     /// Records the frame just written.
     package mutating func handedOver(_ table: PoseTable) { sent = table }
 
+    /// Takes in what the transport says now (loop thread, before a job encodes the next frame): a frame that
+    /// left the queue is what the client holds.
+    package mutating func settle(latestStillQueued: Bool) {
+        guard !latestStillQueued else { return }
+        if let sent { confirmed = sent }
+        if let packedSent { packedConfirmed = packedSent }
+    }
+
+    /// The tables a frame encoded now may have to be relative to when it is written later: the one the
+    /// client holds, and the one still queued, which is the baseline instead if it leaves before the write.
+    package func candidateBaselines() -> [PoseTable?] {
+        guard let sent, sent !== confirmed else { return [confirmed] }
+        return [confirmed, sent]
+    }
+
+    /// The same for packed frames: the baseline and its previous table, as held now or once the queued frame
+    /// left.
+    func packedCandidates() -> [(base: PackedTable?, previous: PackedTable?)] {
+        let held = (base: packedConfirmed?.table, previous: packedConfirmed?.base)
+        guard let packedSent, packedSent.table !== packedConfirmed?.table else { return [held] }
+        return [held, (packedSent.table, packedSent.base)]
+    }
+
     /// The tables the next packed frame must be relative to: the baseline the client holds and the one that
     /// baseline was decoded against (docs/PROTOCOL.md, "packed"); the same rule as `baseline`.
     mutating func packedBaseline(latestStillQueued: Bool) -> (base: PackedTable?, previous: PackedTable?) {

@@ -5,8 +5,8 @@ import NetProtocol
 package struct PendingOutput {
     /// The snapshot the last due snapshot tick asked for: nil none, else whether it reports `paused`.
     package var snapshotPaused: Bool?
-    /// The full `snapshot` line of that tick, encoded by `advance` when a member takes full snapshots.
-    package var fullSnapshot: SharedBytes?
+    /// That snapshot, encoded by `advance` for the members due (full, compact and packed).
+    package var snapshot: SnapshotBatch?
     /// `contact` lines of the steps taken, for the members that subscribed.
     package var contactLines: [UInt8] = []
     /// Wall time of each step taken, for `dyn_step_seconds`.
@@ -20,21 +20,25 @@ package struct PendingOutput {
 /// Who the room's output is for, read on the loop thread before `advance` (which must not touch sessions).
 package struct RoomAudience {
     package var members = 0
-    package var wantsFull = false
+    /// Every seat, as `clients` in snapshots and frames says.
+    package var clients = 0
     package var wantsContacts = false
+    /// The members that take snapshots, with their modes and rates.
+    package var snapshotMembers: [Room.SnapshotMember] = []
 }
 
 /// The fixed-step tick: `advance` steps the world and encodes (no session is touched, so it may run on a worker
 /// thread while the loop waits); `deliverAdvance` writes the result to the members on the loop thread.
 extension Room {
-    /// The audience of the next `advance`; also switches the engine's contact recording to match.
+    /// The audience of the next `advance` (loop thread); also switches the engine's contact recording to match.
     package func audience() -> RoomAudience {
         var audience = RoomAudience()
+        audience.clients = seats.count
         for session in receivers {
             audience.members += 1
-            if session.subscription.snapshots == .full { audience.wantsFull = true }
             if session.subscription.contacts { audience.wantsContacts = true }
         }
+        audience.snapshotMembers = snapshotMembers()
         // The engine records events only while someone subscribes (docs/ENGINE.md, "Contact events").
         world.animator.contactEventsEnabled = audience.wantsContacts
         return audience
@@ -46,7 +50,16 @@ extension Room {
     /// Runs the ticks due at `nowNs`, stopping once `budgetNs` is spent (the rest is given back to the clock
     /// and is due again at once). Returns true when ticks were given back.
     package func advance(nowNs: UInt64, budgetNs: UInt64, audience: RoomAudience) -> Bool {
-        if isAtRest { return rest(nowNs: nowNs, audience: audience) }
+        let gaveBack = isAtRest ? rest(nowNs: nowNs, audience: audience) : run(nowNs: nowNs, budgetNs: budgetNs, audience: audience)
+        // The snapshot is encoded here too, so that a worker does it with the step and the loop only writes.
+        if let paused = pending.snapshotPaused {
+            pending.snapshot = makeSnapshotBatch(paused: paused, members: audience.snapshotMembers, clients: audience.clients)
+        }
+        return gaveBack
+    }
+
+    /// Runs the ticks due (a room not at rest).
+    private func run(nowNs: UInt64, budgetNs: UInt64, audience: RoomAudience) -> Bool {
         let skippedBefore = clock.skippedTicks
         let due = clock.due(nowNs: nowNs)
         pending.skipped += clock.skippedTicks - skippedBefore
@@ -60,9 +73,6 @@ extension Room {
         }
         clock.giveBack(due - ran)
         ticksBehind = due - ran
-        if pending.snapshotPaused != nil, audience.wantsFull {
-            pending.fullSnapshot = encodeSnapshot(paused: pending.snapshotPaused!, clients: audience.members)
-        }
         return ran < due
     }
 
@@ -140,7 +150,7 @@ extension Room {
             let shared = SharedBytes(output.contactLines)
             for session in receivers where session.subscription.contacts { front.write(shared, kind: .reliable, to: session.id) }
         }
-        if let paused = output.snapshotPaused { broadcastSnapshot(paused: paused, full: output.fullSnapshot) }
+        if let batch = output.snapshot { deliver(batch) }
     }
 
     /// The full `snapshot` line of the current state.
@@ -158,40 +168,11 @@ extension Room {
         }
     }
 
-    /// Sends the state to every member whose own rate makes it due (all of them for `paused` snapshots): one
-    /// shared full snapshot (`full` when already encoded), and compact and packed frames encoded once per
-    /// distinct baseline. While held, every snapshot (pause, step) goes to everyone.
-    package func broadcastSnapshot(paused: Bool, full given: SharedBytes? = nil) {
-        var full = given
-        var compact: [Seat] = []
-        var packed: [Seat] = []
-        var filled = false
-        for session in receivers {
-            let subscription = session.subscription
-            guard subscription.snapshots != .off,
-                  session.feed.isDue(tick: tick, hz: subscription.snapshotHz, tickHz: config.tickHz,
-                                     force: paused || world.held)
-            else { continue }
-            if subscription.snapshots == .compact {
-                compact.append(session)
-                continue
-            }
-            if subscription.snapshots == .packed {
-                packed.append(session)
-                continue
-            }
-            if full == nil {
-                world.fillStates(&states)
-                filled = true
-                full = encodeSnapshotFromStates(paused: paused, clients: seats.count)
-            }
-            front.write(full!, kind: .latestOnly, to: session.id)
-            front.sentSnapshot(bytes: full!.count, clients: 1)
-        }
-        guard !compact.isEmpty || !packed.isEmpty else { return }
-        if !filled { world.fillStates(&states) }
-        if !compact.isEmpty { sendFrames(to: compact, paused: paused) }
-        if !packed.isEmpty { sendPackedFrames(to: packed, paused: paused) }
+    /// Sends the state to every member whose own rate makes it due (all of them for `paused` snapshots), now
+    /// (loop thread): one shared full snapshot, and compact and packed frames encoded once per distinct
+    /// baseline. While held, every snapshot (pause, step) goes to everyone.
+    package func broadcastSnapshot(paused: Bool) {
+        deliver(makeSnapshotBatch(paused: paused, members: snapshotMembers(), clients: seats.count))
     }
 
     /// Sends a fresh `scene` to every member when the structure changed since the last one.
@@ -205,7 +186,7 @@ extension Room {
         guard changed else { return }
         for session in receivers {
             front.write(shared, kind: .reliable, to: session.id)
-            session.feed.needKeyframe()
+            feeds[session.id, default: ClientFeed()].needKeyframe()
         }
         // A held world shows its new shape at once: the scene, then its poses (docs/PROTOCOL.md, `pause`).
         if world.held { broadcastSnapshot(paused: !world.animator.isRunning) }

@@ -22,6 +22,9 @@ package final class Room {
     package let world: SharedWorld
     /// The seats of the clients in this room (authorized or not), by client id.
     package var seats: [Int: Seat] = [:]
+    /// What each member has been sent of this room's state, by client id: the room's own, never the seat's, so
+    /// a worker encoding this room's frames and another room taking the same seat never share it.
+    package var feeds: [Int: ClientFeed] = [:]
     /// Given to the room's creator; whoever joins with it is admin in the room. nil for `main`.
     package var roomToken: String?
     /// Where the room is saved (`--state-dir`, or `--state` for `main`); nil: not saved.
@@ -123,13 +126,14 @@ package final class Room {
         syncScene()
         seats[session.id] = session
         wake()
-        session.feed = ClientFeed()
+        feeds[session.id] = ClientFeed()
         idleSinceNs = nil
     }
 
     /// Takes `session` out of this room: its drag ends.
     package func remove(_ session: Seat, nowNs: UInt64) {
         guard seats.removeValue(forKey: session.id) != nil else { return }
+        feeds.removeValue(forKey: session.id)
         wake()
         if world.endDrag(client: session.id) {
             unsaved = true

@@ -19,8 +19,6 @@ package final class Seat {
     package var admin: Bool { serverAdmin || roomAdmin }
     /// What this client asked to receive (`subscribe`, or `hello`'s `subscribe` object).
     package var subscription = Subscription()
-    /// Its snapshot schedule and compact-frame baseline.
-    package var feed = ClientFeed()
     /// Replies not yet handed to the connection.
     package var replies: [UInt8] = []
     /// True once the front decided to drop this client: it receives nothing more.

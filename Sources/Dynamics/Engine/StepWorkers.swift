@@ -16,15 +16,24 @@ import Synchronization
 ///   set) runs its blocks on the calling thread alone, which gives the same result.
 /// - Idle workers spin briefly for the next stage of a step, then sleep on a pthread condition variable, so a
 ///   set costs nothing between steps. `deinit` stops and joins the threads. No libuv anywhere.
+/// - The caller never waits for a worker that is not running: once every block is claimed it closes the
+///   stage, and waits only for the workers that entered it (and are finishing a block). A worker that wakes
+///   late finds the stage closed and goes back to wait, so a busy machine (workers descheduled) costs no
+///   more than running the blocks on the caller alone.
 public final class StepWorkers: @unchecked Sendable {
     // @unchecked: `job` and `blockCount` are written only by the thread that won `busy`, before the release
-    // store to `epoch`, and read by workers only after their acquire load of it, until they report in `arrived`;
-    // `sleepers` and `stopping` are guarded by `mutex`.
+    // store to `gate`, and read by a worker only after it entered the stage with an acquiring exchange on
+    // `gate`, until it leaves with a releasing decrement; the caller clears `job` only after it closed the
+    // stage and saw nobody inside (an acquiring load).
     /// Threads taking part in a stage, the caller included (1: everything runs on the caller).
     public let count: Int
     private let epoch = Atomic<Int>(0)
     private let nextBlock = Atomic<Int>(0)
-    private let arrived = Atomic<Int>(0)
+    /// The stage workers may enter: its epoch in the high 32 bits, `closedBit`, and the workers inside in the
+    /// low bits.
+    private let gate = Atomic<Int>(0)
+    private static let closedBit = 1 << 31
+    private static let insideMask = closedBit - 1
     private let busy = Atomic<Bool>(false)
     private let stopFlag = Atomic<Bool>(false)
     private var job: ((Int) -> Void)?
@@ -82,16 +91,18 @@ public final class StepWorkers: @unchecked Sendable {
             job = body
             blockCount = blocks
             nextBlock.store(0, ordering: .relaxed)
-            arrived.store(0, ordering: .relaxed)
-            epoch.add(1, ordering: .releasing)
+            let stage = (epoch.load(ordering: .relaxed) + 1) & 0xFFFF_FFFF
+            gate.store(stage << 32, ordering: .releasing)
+            epoch.store(stage, ordering: .releasing)
             pthread_mutex_lock(mutex)
             pthread_cond_broadcast(wake)
             pthread_mutex_unlock(mutex)
             runBlocks(body, blocks)
-            // Every worker reports once per stage, after its last block: then no worker still reads `job`.
-            let others = count - 1
+            // Every block is claimed: close the stage, then wait only for the workers inside it (each is
+            // finishing a block it claimed). After that no worker reads `job`.
+            gate.bitwiseOr(Self.closedBit, ordering: .acquiringAndReleasing)
             var polls = 0
-            while arrived.load(ordering: .acquiring) < others {
+            while gate.load(ordering: .acquiring) & Self.insideMask != 0 {
                 polls += 1
                 if polls > Self.spinPolls { sched_yield() }
             }
@@ -127,8 +138,20 @@ public final class StepWorkers: @unchecked Sendable {
             }
             seen = now
             if stopFlag.load(ordering: .acquiring) { return }
+            guard enter(stage: now) else { continue }
             if let body = job { runBlocks(body, blockCount) }
-            arrived.add(1, ordering: .releasing)
+            gate.subtract(1, ordering: .releasing)
         }
+    }
+
+    /// Joins stage `stage` unless the caller closed it (or already opened a newer one).
+    private func enter(stage: Int) -> Bool {
+        var current = gate.load(ordering: .relaxed)
+        while current >> 32 == stage, current & Self.closedBit == 0 {
+            let (exchanged, original) = gate.compareExchange(expected: current, desired: current + 1, ordering: .acquiring)
+            if exchanged { return true }
+            current = original
+        }
+        return false
     }
 }

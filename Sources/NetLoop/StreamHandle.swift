@@ -1,5 +1,6 @@
 import CLibUV
 import DequeModule
+import NetProtocol
 
 /// A libuv stream (TCP or TTY) with reading and a bounded, inspectable write queue.
 ///
