@@ -46,21 +46,48 @@ struct PackedBitSink {
         if left > 0 { put(value & (UInt64.max >> UInt64(64 - left)), bits: left) }
     }
 
+    /// The Exp-Golomb code of order `k` of `value` as one field (`bits` wide, its leading zeros the code's
+    /// zeros) when it is at most 56 bits long; bits 0 when it is longer (write it with `golomb`).
+    @inline(__always) static func golombCode(_ value: UInt64, k: Int) -> (code: UInt64, bits: Int) {
+        let q = value >> UInt64(k)
+        guard q < 1 << 27, k <= 54 else { return (0, 0) }
+        let w = q + 1
+        let length = 64 - w.leadingZeroBitCount
+        let total = 2 * length - 1 + k
+        guard total <= 56 else { return (0, 0) }
+        let low = value & ((1 &<< UInt64(k)) &- 1)
+        return ((w &<< UInt64(k)) | low, total)
+    }
+
     /// Exp-Golomb of order `k` (see `PackedBitWriter.golomb`); one store when the code fits 56 bits.
     @inline(__always) mutating func golomb(_ value: UInt64, k: Int) {
-        let q = value >> UInt64(k)
-        if q < 1 << 27, k <= 54 {
-            let w = q + 1
-            let length = 64 - w.leadingZeroBitCount
-            let total = 2 * length - 1 + k
-            if total <= 56 {
-                let low = k == 0 ? 0 : value & (UInt64.max >> UInt64(64 - k))
-                // The code's leading zeros are the high bits of the `total`-bit field.
-                put((w &<< UInt64(k)) | low, bits: total)
-                return
+        let (code, bits) = PackedBitSink.golombCode(value, k: k)
+        if bits > 0 { put(code, bits: bits) } else { slowGolomb(value, k: k) }
+    }
+
+    /// A body's four codes (orders `k`), gathered into as few stores as fit 56 bits: usually one.
+    @inline(__always) mutating func golomb4(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64,
+                                            k: (Int, Int, Int, Int)) {
+        var field: UInt64 = 0, width = 0
+        @inline(__always) func add(_ value: UInt64, _ k: Int) {
+            let (code, bits) = PackedBitSink.golombCode(value, k: k)
+            if bits == 0 || width + bits > 56 {
+                if width > 0 { put(field, bits: width) }
+                field = 0
+                width = 0
+                if bits == 0 {
+                    slowGolomb(value, k: k)
+                    return
+                }
             }
+            field = (field &<< UInt64(bits)) | code
+            width += bits
         }
-        slowGolomb(value, k: k)
+        add(a, k.0)
+        add(b, k.1)
+        add(c, k.2)
+        add(d, k.3)
+        if width > 0 { put(field, bits: width) }
     }
 
     private mutating func slowGolomb(_ value: UInt64, k: Int) {

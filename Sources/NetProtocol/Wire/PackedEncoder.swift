@@ -180,13 +180,10 @@ private struct BodyCodes {
         w.golomb(UInt64(listed), k: 0)
         guard listed > 0 else { return }
         let (kg, kx, ky, ka) = orders
-        for k in [kg, kx, ky, ka] { w.write(UInt64(k), bits: PackedLayout.orderBits) }
+        w.write(UInt64(kg << 12 | kx << 8 | ky << 4 | ka), bits: 4 * PackedLayout.orderBits)
         for i in 0..<listed {
             let slot = codes + 4 * i
-            w.golomb(slot[0], k: kg)
-            w.golomb(slot[1], k: kx)
-            w.golomb(slot[2], k: ky)
-            w.golomb(slot[3], k: ka)
+            w.golomb4(slot[0], slot[1], slot[2], slot[3], k: orders)
         }
     }
 }
