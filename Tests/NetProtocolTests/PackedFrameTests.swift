@@ -139,6 +139,17 @@ import Testing
         }
     }
 
+    @Test func angleStepsRoundAsRoundedDoesHalvesAwayFromZero() {
+        var generator = SystemRandomNumberGenerator()
+        var milli: [Int64] = [0, 1, -1, 1 << 40, -(1 << 40), 3142, -3142, 6283, 1_000_000]
+        milli += (0..<20_000).map { _ in Int64.random(in: -(1 << 41)...(1 << 41), using: &generator) >> Int64.random(in: 0...40, using: &generator) }
+        for m in milli {
+            let clamped = min(max(m, -(1 << 40)), 1 << 40)
+            let expected = Int64((Double(clamped) / 1000 / PackedCodes.radiansPerStep).rounded())
+            #expect(PackedCodes.angleSteps(milli: m) == expected, "milli \(m)")
+        }
+    }
+
     @Test func quantizedPosesAreWithinAThirtySecondOfAPointAndATenThousandthOfARadian() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {

@@ -33,7 +33,13 @@ public enum PackedCodes {
     /// wrapped to one turn, so the decoded angle is within half a step (4.8e-5 rad) of the snapshot's.
     @inline(__always) public static func angleSteps(milli: Int64) -> Int64 {
         let clamped = min(max(milli, -(1 << 40)), 1 << 40)
-        return Int64((Double(clamped) / 1000 / radiansPerStep).rounded())
+        let scaled = Double(clamped) / 1000 / radiansPerStep
+        // `scaled.rounded()` (halves away from zero) without its library call: below 2^52 the fraction
+        // `magnitude - whole` is exact, and every value here is below 2^44.
+        let magnitude = scaled.magnitude
+        let whole = Int64(magnitude)
+        let rounded = magnitude - Double(whole) >= 0.5 ? whole + 1 : whole
+        return scaled < 0 ? -rounded : rounded
     }
 
     /// The value a body's coordinate is predicted to have at `tick`, from the baseline (`base`, at
