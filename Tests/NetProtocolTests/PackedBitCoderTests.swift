@@ -146,6 +146,21 @@ import Testing
         #expect((9...10).contains(histogram.withUnsafeBufferPointer(PackedCodes.bestOrder)))
     }
 
+    @Test func theOrderAndItsCostAreTheDirectSumsOverTheHistogram() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let length = Int.random(in: 1...65, using: &generator)
+            let histogram = (0..<length).map { _ in Bool.random(using: &generator) ? 0 : Int.random(in: 0...500, using: &generator) }
+            var best = 0, bestCost = Int.max
+            for k in 0...PackedCodes.maxOrder {
+                let cost = histogram.indices.reduce(0) { $0 + histogram[$1] * (2 * max($1 - k, 0) + 1 + k) }
+                if cost < bestCost { (best, bestCost) = (k, cost) }
+            }
+            let chosen = histogram.withUnsafeBufferPointer(PackedCodes.bestOrderAndCost)
+            #expect(chosen.order == best && chosen.cost == bestCost, "\(histogram)")
+        }
+    }
+
     /// The bytes `PackedBitSink` (the encoder's word-at-a-time output) writes for `writes`.
     private func sinkBytes(_ writes: (inout PackedBitSink) -> Void, bits: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: PackedBitSink.capacity(bits: bits)) { buffer, count in

@@ -49,8 +49,9 @@ struct PackedBitSink {
     /// The Exp-Golomb code of order `k` of `value` as one field (`bits` wide, its leading zeros the code's
     /// zeros) when it is at most 56 bits long; bits 0 when it is longer (write it with `golomb`).
     @inline(__always) static func golombCode(_ value: UInt64, k: Int) -> (code: UInt64, bits: Int) {
-        let q = value >> UInt64(k)
-        guard q < 1 << 27, k <= 54 else { return (0, 0) }
+        guard k <= 54 else { return (0, 0) }
+        let q = value &>> UInt64(k)
+        guard q < 1 << 27 else { return (0, 0) }
         let w = q + 1
         let length = 64 - w.leadingZeroBitCount
         let total = 2 * length - 1 + k

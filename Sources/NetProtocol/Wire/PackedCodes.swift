@@ -74,15 +74,31 @@ public enum PackedCodes {
     /// `bestOrder` and its cost in bits: an upper bound of the codes' real length (a value of `b > k` bits
     /// is counted as if `q + 1` had one bit more than `q`), so a buffer of that many bits always holds them.
     static func bestOrderAndCost(_ histogram: UnsafeBufferPointer<Int>) -> (order: Int, cost: Int) {
-        var best = 0, bestCost = Int.max
-        for k in 0...maxOrder {
-            var cost = 0
-            for b in 0..<histogram.count where histogram[b] > 0 {
-                cost += histogram[b] * (2 * max(b - k, 0) + 1 + k)
+        // cost(k) = n·(1 + k) + 2·Σ_{b > k} h[b]·(b − k): with the counts and bit sums of the lengths above
+        // each k (one pass down the histogram), each order's cost takes a few operations.
+        var n = 0
+        for count in histogram { n += count }
+        var above = 0, bitsAbove = 0
+        var costs: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &costs) { raw in
+            let cost = raw.bindMemory(to: Int.self)
+            var b = histogram.count - 1
+            for k in stride(from: maxOrder, through: 0, by: -1) {
+                while b > k {
+                    above += histogram[b]
+                    bitsAbove += histogram[b] * b
+                    b -= 1
+                }
+                cost[k] = n * (1 + k) + 2 * (bitsAbove - k * above)
             }
-            if cost < bestCost {
+        }
+        var best = 0, bestCost = Int.max
+        withUnsafeBytes(of: costs) { raw in
+            let cost = raw.bindMemory(to: Int.self)
+            for k in 0...maxOrder where cost[k] < bestCost {
                 best = k
-                bestCost = cost
+                bestCost = cost[k]
             }
         }
         return (best, bestCost)
