@@ -1,5 +1,6 @@
 import DynRoom
 import ArgumentParser
+import Dynamics
 import Logging
 import NetProtocol
 import NetLoop
@@ -183,6 +184,7 @@ struct DynServerCommand: ParsableCommand {
         config.maxRoomsPerClient = maxRoomsPerClient
         config.noRoomCreate = noRoomCreate
         config.threads = threads ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        config.stepWorkers = config.threads > 1 ? StepWorkers(threads: config.threads) : nil
         config.recordDir = record
         config.hashEvery = UInt64(hashEvery)
         config.recordMaxBytes = recordMaxMb.map { Int($0 * 1_000_000) }

@@ -1,4 +1,5 @@
 import DynRoom
+import Dynamics
 import NetProtocol
 
 /// Everything a server run is configured with (flags of README.md, with their defaults).
@@ -46,6 +47,8 @@ struct ServerConfig: Sendable {
     var noRoomCreate = false
     /// `--threads`: worker threads that run the rooms' jobs (Server+RoomRuns.swift); the loop never steps a room.
     var threads = 1
+    /// The parallel step's threads, `--threads` of them shared by every room's world (nil for one thread).
+    var stepWorkers: StepWorkers?
     /// `--record DIR`: each room records itself to `DIR/NAME.ndjson` (nil: no recordings).
     var recordDir: String?
     /// `--hash-every`: ticks between the hash lines of a recording.
@@ -80,6 +83,7 @@ struct ServerConfig: Sendable {
         room.recordDir = recordDir
         room.hashEvery = hashEvery
         room.recordMaxBytes = recordMaxBytes
+        room.stepWorkers = stepWorkers
         return room
     }
 

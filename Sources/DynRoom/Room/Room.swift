@@ -98,6 +98,7 @@ package final class Room {
         self.statePath = statePath
         world = SharedWorld(width: config.worldWidth, height: config.worldHeight, stepHz: config.tickHz,
                             maxBodies: config.maxBodies)
+        world.animator.workers = config.stepWorkers
         // On the server's beat, owing none of the ticks that passed before the room existed.
         clock = TickClock(hz: config.tickHz, startNs: beatStartNs, joiningAt: MonotonicClock.nowNs)
         published = RoomSummary(name: name, clients: 0, bodies: 0, scene: scene, paused: true, held: false, loaded: true)

@@ -1,3 +1,5 @@
+import Dynamics
+
 /// What a room is configured with: the world's size and limits and the rates (the server's flags of README.md
 /// that reach a room; `ServerConfig.roomConfig` makes one).
 ///
@@ -16,6 +18,10 @@ public struct RoomConfig: Sendable {
     public var hashEvery: UInt64 = 60
     /// `--record-max-mb`: a recording past this many bytes moves to `NAME.ndjson.1` and a new one starts (nil: no cap).
     public var recordMaxBytes: Int?
+    /// The threads a big world's step splits its parallel stages over (docs/ENGINE.md, "Parallel step"), one
+    /// set shared by every room: a room that finds it busy steps alone, with the same result. nil: each world
+    /// steps on its room's worker alone.
+    public var stepWorkers: StepWorkers?
 
     public init() {}
 }
