@@ -23,6 +23,7 @@ final class InteractiveApp {
     private var feed = CompactFeed()
     private var interaction = Interaction()
     private var dragEcho = DragEcho()
+    private var gestureClock = GestureClock(environment: DynClientCommand.environment())
     private var status: StatusInfo
     private var feedback = Feedback()
     /// Commands sent with our ids and not yet answered: what they were, for the answer's feedback.
@@ -322,7 +323,8 @@ final class InteractiveApp {
     private func handle(_ events: [InputEvent]) {
         for event in events {
             let viewport = SceneRenderer.viewport(world: world, columns: size.columns, rows: size.rows)
-            let actions = interaction.handle(event, world: world, viewport: viewport, poses: world.poses(), nowMs: loop.nowMs)
+            let actions = interaction.handle(event, world: world, viewport: viewport, poses: world.poses(),
+                                             nowMs: gestureClock.time(of: event, loopMs: loop.nowMs))
             for action in actions {
                 switch action {
                 case let .send(command): send(command)

@@ -58,6 +58,22 @@ extension Server {
         guard !session.closing else { return }
         finishRead(session)
         guard !session.closing else { return }
+        if !transport.endpoint.wantsRead, !isFree(session.room) {
+            // The read's commands wait for their room (on a worker): their replies still go before the Close,
+            // so the Close and the end of the session wait behind them, in the room's input order.
+            whenFree(session.room) { [weak self, weak session] in
+                guard let self, let session, !session.closing else { return }
+                self.finishRead(session)
+                guard !session.closing else { return }
+                self.closeWebSocket(session, over: transport)
+            }
+            return
+        }
+        closeWebSocket(session, over: transport)
+    }
+
+    /// Writes the control frames of the read; ends the session when the peer closed or broke the protocol.
+    private func closeWebSocket(_ session: ClientSession, over transport: WebSocketTransport) {
         transport.flushControl()
         if !transport.endpoint.wantsRead {
             // Commands still waiting for the rate limit are discarded: the peer ended the session.

@@ -58,6 +58,10 @@ final class ServerMetrics {
     /// and saves not confirmed (refused, failed or lost; retried).
     var fleetEpochRefusals: UInt64 = 0
     var fleetSavesFailed: UInt64 = 0
+    /// The fleet's list (docs/DEPLOY.md, The list): rounds read, room entries they carried, whole reads.
+    var fleetListRounds: UInt64 = 0
+    var fleetListEntries: UInt64 = 0
+    var fleetListFullReads: UInt64 = 0
 
     func ticked(_ n: UInt64) { ticks += n }
 
@@ -177,6 +181,12 @@ extension Server {
         out.sample("dyn_fleet_saves_failed_total", [], Double(metrics.fleetSavesFailed))
         out.family("dyn_fleet_rooms_fenced", "gauge", "Rooms held here now because their lease deadline passed without a confirmed renewal (no steps, commands unavailable).")
         out.sample("dyn_fleet_rooms_fenced", [], Double(cluster.fencedRooms))
+        out.family("dyn_fleet_list_rounds_total", "counter", "Rounds of the fleet's room list read from Redis (every 3 s, and when someone asks).")
+        out.sample("dyn_fleet_list_rounds_total", [], Double(metrics.fleetListRounds))
+        out.family("dyn_fleet_list_entries_total", "counter", "Room entries those rounds carried: only rooms changed since the last round, except in whole reads.")
+        out.sample("dyn_fleet_list_entries_total", [], Double(metrics.fleetListEntries))
+        out.family("dyn_fleet_list_full_reads_total", "counter", "Rounds that read the whole list (the first, after a reconnect, or after Redis lost its change log).")
+        out.sample("dyn_fleet_list_full_reads_total", [], Double(metrics.fleetListFullReads))
         out.family("dyn_fleet_redis_latency_seconds", "gauge", "Round-trip time of the last command Redis answered.")
         out.sample("dyn_fleet_redis_latency_seconds", [], Double(cluster.redis.lastLatencyMs) / 1000)
     }

@@ -30,7 +30,11 @@ extension EndToEnd {
                     && screen.dimCount(rows: 0..<(rows - 2)) > 100
             }
             #expect(down, "\(session.client.screen.text)")
-            let again = try ServerProcess(["--port", String(port), "--scene", "snap"])
+            // The new server takes the old one's TCP port once the old process is gone (its sockets with it).
+            // Not its HTTP port: that was ephemeral and PORT + 1 may belong to any other socket of this machine
+            // (the restart used to die binding it, "closed stdout before listening"); the client needs TCP only.
+            #expect(session.server.waitForExit(timeout: 10) != nil, "the killed server was reaped")
+            let again = try FixedPortServer.restart(on: (tcp: port, http: nil), ["--scene", "snap", "--no-http"])
             #expect(again.port == port)
             let up = session.client.waitForScreen(timeout: 15) { screen in
                 !screen.contains(" disconnected ") && screen.text(row: rows - 1).hasPrefix(" connected | scene snap |")

@@ -107,8 +107,10 @@ extension EndToEnd {
                     hanging[source, default: 0] += 1
                 }
             }
+            // Read before the scrape: every crowd connection seen closed by then was counted before its close.
+            let crowdClosed = crowd.closedByServer
             let countedAfter = try Self.closedUnanswered(port: http)
-            print("slow crowd (reconnecting, \(crowd.closedByServer) crowd connections closed): answered \(answered), closed unanswered \(closedUnanswered), left hanging \(hanging); the server counted \(countedAfter - countedBefore) evictions and timeouts meanwhile")
+            print("slow crowd (reconnecting, \(crowdClosed) crowd connections closed): answered \(answered), closed unanswered \(closedUnanswered), left hanging \(hanging); the server counted \(countedAfter - countedBefore) evictions and timeouts meanwhile")
             #expect(hanging.isEmpty, "every fresh request is answered or closed, never left hanging: \(hanging)")
             #expect(answered["127.0.0.2"] == rounds / 2, "another peer's requests are never evicted by the crowd: \(answered)")
             // The crowd's own address shares its 128 places with the crowd: a fresh request there can be evicted
@@ -118,6 +120,10 @@ extension EndToEnd {
             #expect(countedAfter - countedBefore >= unanswered,
                     "\(unanswered) fresh requests closed unanswered, \(countedAfter - countedBefore) evictions and timeouts counted")
             #expect((answered["127.0.0.1"] ?? 0) > 0, "the crowd's own address is still answered: \(answered)")
+            // So is every crowd connection the server closed (1 100 slow connections for 128 places: hundreds).
+            #expect(crowdClosed > 0, "the crowd outgrew its address's places")
+            #expect(countedAfter >= Double(crowdClosed) + unanswered,
+                    "\(crowdClosed) crowd connections and \(unanswered) fresh requests closed unanswered, \(countedAfter) evictions and timeouts counted")
             if Reliability.measuresTiming {
                 for (source, times) in latencies {
                     let total = (answered[source] ?? 0) + (closedUnanswered[source] ?? 0)

@@ -101,6 +101,73 @@ extension EndToEnd {
             #expect(owner.waitForExit(timeout: 10) == 0)
         }
 
+        @Test func aRedisStoppedLongerThanTheLeaseMovesNoRoomAndLosesNoAcknowledgedWrite() throws {
+            let redis = try RedisServerProcess()
+            let owner = try fleetServer(redis)
+            let other = try fleetServer(redis)
+            let ownerHTTP = try #require(owner.httpPort)
+            let otherHTTP = try #require(other.httpPort)
+            let member = try owner.connect()
+            _ = member.join()
+            _ = try #require(try member.joinAnswer("lab", id: 1)?.ackFields)
+            var acked = [try #require(member.tryWrite(id: 2).body)]
+            let probe = try other.connect()
+            _ = probe.join()
+            let epoch = redis.get("dyn:epoch:lab")
+            // Redis is stopped (SIGSTOP) for 7 s, longer than the 5 s lease: its sockets still accept and
+            // buffer what the servers send; it runs all of it when it is continued.
+            redis.signal(SIGSTOP)
+            let stoppedAt = Date()
+            var continued = false
+            defer { if !continued { redis.signal(SIGCONT) } }
+            // Joins during the stall, of the owner's room and of a new one: unavailable (the first one's
+            // claim is sent at once and waits inside the stopped Redis).
+            #expect(try probe.joinAnswer("lab", id: 3, timeout: 6)?.errorCode == .unavailable)
+            #expect(try probe.joinAnswer("fresh", id: 4, timeout: 6)?.errorCode == .unavailable)
+            #expect(waitUntil(timeout: 3) { (try? HTTPReply.get(port: ownerHTTP, "/readyz"))??.status == 503 },
+                    "the stall was not noticed within 2 s")
+            // Writes through the owner: acknowledged until its lease deadline, refused (held) after it.
+            var id = 10
+            var refusedAfterLease = false
+            while Date().timeIntervalSince(stoppedAt) < 6 {
+                id += 1
+                let write = member.tryWrite(id: id, x: 100 + id)
+                if let body = write.body { acked.append(body) }
+                if write.acked == false, Date().timeIntervalSince(stoppedAt) > 5 { refusedAfterLease = true }
+                usleep(200_000)
+            }
+            #expect(refusedAfterLease, "a write acknowledged after the lease could have lapsed")
+            _ = waitUntil(timeout: 2) { Date().timeIntervalSince(stoppedAt) >= 7 }
+            redis.signal(SIGCONT)
+            continued = true
+            let continuedAt = Date()
+            let back = waitUntil(timeout: 5) {
+                (try? HTTPReply.get(port: ownerHTTP, "/readyz"))??.status == 200
+                    && (try? HTTPReply.get(port: otherHTTP, "/readyz"))??.status == 200
+                    && member.tryWrite(id: 99).acked == true
+            }
+            print("fleet: after Redis was stopped 7 s, both servers were back and lab took writes \(Date().timeIntervalSince(continuedAt)) s after SIGCONT")
+            #expect(back, "not back within 5 s of Redis continuing\n\(owner.stderr.suffix(1500))")
+            // Nothing moved: the same epoch and owner; the joins given up on took nothing.
+            #expect(redis.get("dyn:epoch:lab") == epoch)
+            #expect(redis.get("dyn:owner:lab")?.contains("127.0.0.1:\(owner.port) ") == true)
+            #expect(redis.get("dyn:owner:fresh") == nil, "a join answered unavailable took its room later")
+            #expect(try probe.joinAnswer("lab", id: 100)?.redirect?.port == Int(owner.port))
+            // Every acknowledged write is in the state the owner saves from now on.
+            let saved = waitUntil(timeout: 5) {
+                let state = redis.get("dyn:state:lab") ?? ""
+                return acked.allSatisfy { state.contains("\"id\":\($0)") }
+            }
+            #expect(saved, "acknowledged writes \(acked) lost: \(redis.get("dyn:state:lab")?.prefix(400) ?? "no state")")
+            let metrics = try MetricsScrape.fetch(port: ownerHTTP)
+            #expect(metrics.value("dyn_fleet_rooms_lost_total") == 0)
+            #expect(metrics.value("dyn_fleet_rooms_fenced") == 0)
+            owner.signal(SIGTERM)
+            #expect(owner.waitForExit(timeout: 10) == 0)
+            other.signal(SIGTERM)
+            #expect(other.waitForExit(timeout: 10) == 0)
+        }
+
         @Test func aClaimGivenUpOnDuringAStallNeverTakesEffectLater() throws {
             let redis = try RedisServerProcess()
             let server = try fleetServer(redis)
@@ -116,6 +183,8 @@ extension EndToEnd {
             #expect(waitUntil(timeout: 5) { (try? HTTPReply.get(port: try #require(server.httpPort), "/readyz"))??.status == 200 })
             #expect(redis.get("dyn:owner:fresh") == nil, "the late claim leased the room to a server that gave up on it")
             #expect(try client.joinAnswer("fresh", id: 2)?.ackFields?.first { $0.0 == "created" }?.1 == .bool(true))
+            server.signal(SIGTERM)
+            #expect(server.waitForExit(timeout: 10) == 0)
         }
 
         @Test func aStoppedOwnerNeverOverwritesTheStateANewerOwnerSaved() throws {
@@ -160,6 +229,8 @@ extension EndToEnd {
             let counted = try MetricsScrape.fetch(port: try #require(owner.httpPort))
             #expect(counted.value("dyn_fleet_rooms_lost_total") == 1)
             #expect(counted.value("dyn_fleet_epoch_refusals_total") >= 1)
+            owner.signal(SIGTERM)
+            #expect(owner.waitForExit(timeout: 10) == 0)
         }
 
         @Test func aCutOffOwnerStopsAcknowledgingBeforeAnotherServerCanClaim() throws {
@@ -170,6 +241,9 @@ extension EndToEnd {
             let member = try owner.connect()
             _ = member.join()
             _ = try #require(try member.joinAnswer("lab", id: 1)?.ackFields)
+            // A write saved before the cut: the new owner must have it.
+            let saved = try #require(member.tryWrite(id: 2).body)
+            #expect(waitUntil(timeout: 5) { redis.get("dyn:state:lab")?.contains("\"id\":\(saved)") == true })
             let probe = try other.connect()
             _ = probe.join()
             proxy.freeze()
@@ -178,6 +252,7 @@ extension EndToEnd {
             var lastOwnerAck: Date?
             var ownerRefused = 0
             var firstOtherAck: Date?
+            var otherBody: Int?
             var id = 10
             let deadline = Date().addingTimeInterval(20)
             while firstOtherAck == nil, Date() < deadline {
@@ -192,7 +267,11 @@ extension EndToEnd {
                 id += 1
                 if try probe.joinAnswer("lab", id: id, timeout: 2)?.ackFields != nil {
                     id += 1
-                    if probe.tryWrite(id: id).acked == true { firstOtherAck = Date() }
+                    let write = probe.tryWrite(id: id)
+                    if write.acked == true {
+                        firstOtherAck = Date()
+                        otherBody = write.body
+                    }
                 }
                 usleep(100_000)
             }
@@ -202,6 +281,12 @@ extension EndToEnd {
             #expect(lastOwnerAck.map { $0 < otherAck } ?? true, "two servers acknowledged writes to lab in the same interval")
             id += 1
             #expect(member.tryWrite(id: id).acked != true)
+            // The new owner restored what the old one had saved, and saves its own writes under its epoch.
+            let newBody = try #require(otherBody)
+            #expect(waitUntil(timeout: 5) {
+                let state = redis.get("dyn:state:lab") ?? ""
+                return state.contains("\"id\":\(saved)") && state.contains("\"id\":\(newBody)")
+            }, "the saved write or the new owner's write is missing from lab's state")
             // The link comes back (with what it held, late): the old owner drops lab and redirects its member.
             proxy.thaw()
             let redirected = member.waitFor(timeout: 10) { $0.redirect != nil }?.redirect
@@ -242,6 +327,8 @@ extension EndToEnd {
                 #expect(scene.bodies.contains { $0.id == body }, "the room came back with its state")
             }
             #expect(redis.get("dyn:owner:lab")?.contains("127.0.0.1:\(other.port) ") == true)
+            other.signal(SIGTERM)
+            #expect(other.waitForExit(timeout: 10) == 0)
         }
 
         @Test func redisWithAPasswordAndGetRoomsWithTheServersToken() throws {
@@ -289,6 +376,8 @@ extension EndToEnd {
             try creator.send(#"{"type":"join","id":2,"room":"lab","room_token":"\#(token)"}"#)
             let rejoined = creator.joinReply(id: 2)?.ackFields
             #expect(rejoined?.first { $0.0 == "admin" }?.1 == .bool(true), "the token lost its rights in the move")
+            other.signal(SIGTERM)
+            #expect(other.waitForExit(timeout: 10) == 0)
         }
     }
 }

@@ -329,5 +329,53 @@ extension EndToEnd {
             #expect(try newcomer.joinAnswer("lab", id: 7)?.redirect?.port == Int(owner.port))
             withExtendedLifetime((revived, owner, other)) {}
         }
+
+        @Test func theListCarriesOnlyTheRoomsThatChanged() throws {
+            let redis = try RedisServerProcess()
+            let owner = try fleetServer(redis, ["--max-rooms-per-client", "32"])
+            let reader = try fleetServer(redis)
+            let readerHTTP = try #require(reader.httpPort)
+            // The owner holds 20 rooms: one client joins them in turn (each stays loaded, idle for 300 s).
+            let client = try owner.connect()
+            _ = client.join()
+            let names = (0..<20).map { "r\($0)" }
+            for (i, name) in names.enumerated() { _ = try #require(try client.joinAnswer(name, id: i + 1)?.ackFields) }
+            _ = try #require(try client.joinAnswer("main", id: 99)?.ackFields)
+            let ownerAddress = "127.0.0.1:\(owner.port)"
+            #expect(waitUntil(timeout: 10) {
+                let rooms = (try? fleetRooms(port: readerHTTP)) ?? nil
+                return names.allSatisfy { rooms?[$0] == ownerAddress }
+                    && (try? MetricsScrape.fetch(port: readerHTTP))?.value("dyn_fleet_list_entries_total") ?? 0 >= 20
+            }, "the reader never listed the owner's 20 rooms")
+            // Rounds with nothing changed carry nothing: not the 20 entries each, as a whole read would.
+            let before = try MetricsScrape.fetch(port: readerHTTP)
+            let rounds = before.value("dyn_fleet_list_rounds_total")
+            #expect(waitUntil(timeout: 15) {
+                _ = try? fleetRooms(port: readerHTTP)
+                return ((try? MetricsScrape.fetch(port: readerHTTP))?.value("dyn_fleet_list_rounds_total") ?? 0) >= rounds + 3
+            }, "fewer than 3 rounds of the list in 15 s")
+            let quiet = try MetricsScrape.fetch(port: readerHTTP)
+            #expect(quiet.value("dyn_fleet_list_entries_total") - before.value("dyn_fleet_list_entries_total") <= 1,
+                    "rounds of an unchanged fleet carried \(quiet.value("dyn_fleet_list_entries_total") - before.value("dyn_fleet_list_entries_total")) entries")
+            #expect(quiet.value("dyn_fleet_list_full_reads_total") == before.value("dyn_fleet_list_full_reads_total"))
+            #expect(quiet.value("dyn_fleet_list_full_reads_total") >= 1, "the first round reads the whole list")
+            // A new room reaches the reader's list as one changed entry.
+            _ = try #require(try client.joinAnswer("extra", id: 100)?.ackFields)
+            #expect(waitUntil(timeout: 10) { ((try? fleetRooms(port: readerHTTP)) ?? nil)?["extra"] == ownerAddress })
+            // The owner dies: its leases lapse, the rooms are reaped from the list and leave the reader's copy.
+            owner.signal(SIGKILL)
+            _ = owner.waitForExit(timeout: 5)
+            #expect(waitUntil(timeout: 15) {
+                let rooms = (try? fleetRooms(port: readerHTTP)) ?? nil
+                return rooms != nil && !(names + ["extra"]).contains { rooms?[$0] != nil }
+            }, "the dead owner's rooms stayed in the list: \(String(describing: try? fleetRooms(port: readerHTTP)))")
+            // Redis keeps neither their entries nor their lease ends.
+            #expect(try redis.command("HLEN dyn:rooms") == ":0\r\n")
+            #expect(try redis.command("ZCARD dyn:rooms:until") == ":0\r\n")
+            let after = try MetricsScrape.fetch(port: readerHTTP)
+            #expect(after.value("dyn_fleet_list_full_reads_total") == before.value("dyn_fleet_list_full_reads_total"),
+                    "removals came as changes, not as whole reads")
+            withExtendedLifetime((redis, client)) {}
+        }
     }
 }
