@@ -13,6 +13,8 @@ final class BenchReader {
     private(set) var snapshots = 0
     private(set) var bytes = 0
     private(set) var done = false
+    /// The tick of the newest state read, measuring or not.
+    private(set) var lastTick: UInt64 = 0
     private var arrivals: [(tick: UInt64, ns: UInt64)] = []
     private var tapSentAt: UInt64?
     private var ackSeen = false
@@ -43,9 +45,11 @@ final class BenchReader {
             guard case .line(let line) = event else { return }
             let prefix = kind == .packed ? Self.packedPrefix : kind == .compact ? Self.framePrefix : Self.snapshotPrefix
             if line.starts(with: prefix) {
+                let tick = Self.tick(line, after: prefix.count)
+                lastTick = max(lastTick, tick)
                 if run.measuring {
                     snapshots += 1
-                    arrivals.append((Self.tick(line, after: prefix.count), now))
+                    arrivals.append((tick, now))
                 }
                 if ackSeen, let sent = tapSentAt {
                     run.recordLatency(ns: now - sent, kind: kind)

@@ -30,6 +30,9 @@ struct CodecBench: ParsableCommand {
     @Option(help: "Encodes of each recorded frame sequence, for the compact and packed encode times.")
     var encodeRounds = 20
 
+    @Option(help: "Keep each scenario's recorded snapshots in DIR/NAME.ndjson and reuse them when present (no server: for valgrind, which cannot start one).")
+    var framesDir: String?
+
     func run() throws {
         guard bodies > 0, encodes > 0, batches > 0, batchLines > 0 else {
             throw ValidationError("every count must be positive")
@@ -39,7 +42,7 @@ struct CodecBench: ParsableCommand {
         var sizes = ""
         if !noSizes {
             let results = try WireSizes.scenarios().map {
-                try WireSizes.run($0, serverPath: serverPath, encodeRounds: encodeRounds).json($0.name)
+                try WireSizes.run($0, serverPath: serverPath, encodeRounds: encodeRounds, framesDir: framesDir).json($0.name)
             }
             sizes = ",\"sizes\":{" + results.joined(separator: ",") + "}"
         }

@@ -66,16 +66,20 @@ final class LoadRun {
         if options.floodLinesPerS > 0 {
             flooder = try BenchFlooder(loop: loop, address: direct, linesPerSecond: options.floodLinesPerS, run: self)
         }
-        var cpuStart = 0.0, wallStart: UInt64 = 0
+        var cpuStart = 0.0, wallStart: UInt64 = 0, tickStart: UInt64 = 0, tickEnd: UInt64 = 0
+        var cpuEnd: Double?
         let phase = try UVTimer(loop: loop)
         try phase.start(afterMs: UInt64(warmup * 1000)) { [unowned self] in
             self.measuring = true
             readers.forEach { $0.resetCounters() }
             flooder?.resetCounters()
             cpuStart = serverPID.flatMap(processCPUSeconds) ?? 0
+            tickStart = readers.map(\.lastTick).max() ?? 0
             wallStart = EventLoop.hrtimeNs
             try? phase.start(afterMs: UInt64(seconds * 1000)) { [unowned self] in
                 self.measuring = false
+                tickEnd = readers.map(\.lastTick).max() ?? 0
+                cpuEnd = serverPID.flatMap(processCPUSeconds)
                 phase.close()
                 readers.forEach { $0.finish() }
                 flooder?.finish()
@@ -93,6 +97,10 @@ final class LoadRun {
         loop.run()
         let wall = Double(EventLoop.hrtimeNs - wallStart) * 1e-9
         let cpu = serverPID.flatMap(processCPUSeconds).map { ($0 - cpuStart) / wall * 100 }
+        // The server's CPU over the ticks it ran while measured: a load-robust figure (a busy machine stretches
+        // the wall time and may make the server skip frames, but each tick's work stays the same).
+        let cpuSeconds = cpuEnd.map { $0 - cpuStart }
+        let ticks = tickEnd > tickStart ? tickEnd - tickStart : 0
         _ = loop.close()
         var fields: [String] = [
             "\"bench\":\"server\"", "\"clients\":\(clientCount)", "\"bodies\":\(bodies)", "\"seconds\":\(seconds)",
@@ -107,6 +115,10 @@ final class LoadRun {
             fields.append("\"\(kind.rawValue)\":" + summary(group, latency: latency[kind]!))
         }
         if let cpu { fields.append("\"server_cpu_percent\":\(r(cpu, 10))") }
+        if let cpuSeconds {
+            fields.append("\"server_cpu_seconds\":\(r(cpuSeconds, 1000)),\"server_ticks\":\(ticks)")
+            if ticks > 0 { fields.append("\"server_cpu_ms_per_tick\":\(r(cpuSeconds * 1000 / Double(ticks), 1000))") }
+        }
         if let flooder {
             fields.append("\"flooder\":{\"lines_per_s_offered\":\(options.floodLinesPerS),\"sent_bytes_per_s\":\(Int(Double(flooder.sentBytes) / seconds)),\"received_bytes_per_s\":\(Int(Double(flooder.receivedBytes) / seconds)),\"rate_limited\":\(flooder.rateLimited)}")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NetProtocol
 
 /// Bytes per moving body of full snapshots, compact frames and packed frames (TCP line and WebSocket
@@ -54,8 +55,22 @@ struct WireSizes {
         ]
     }
 
-    /// Runs one scenario on its own server and measures it.
-    static func run(_ scenario: Scenario, serverPath: String?, encodeRounds: Int) throws -> Result {
+    /// Runs one scenario on its own server (or reads what an earlier run kept in `framesDir`) and measures it.
+    static func run(_ scenario: Scenario, serverPath: String?, encodeRounds: Int, framesDir: String? = nil) throws -> Result {
+        let file = framesDir.map { "\($0)/\(scenario.name).ndjson" }
+        if let file, let text = try? String(contentsOfFile: file, encoding: .utf8) {
+            let lines = text.split(separator: "\n").map { Array($0.utf8) + [0x0A] }
+            return try measure(lines, encodeRounds: encodeRounds)
+        }
+        let lines = try record(scenario, serverPath: serverPath)
+        if let file {
+            try String(decoding: lines.joined(), as: UTF8.self).write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        return try measure(lines, encodeRounds: encodeRounds)
+    }
+
+    /// The full snapshot lines of the scenario's frames, from a held server stepped one frame at a time.
+    private static func record(_ scenario: Scenario, serverPath: String?) throws -> [[UInt8]] {
         let server = try BenchServer.start(path: serverPath, clients: 4, limits: [
             "--rate", "1000000", "--burst", "1000000", "--held", "--world", "800x600"] + scenario.serverArguments)
         defer { server.stop() }
@@ -81,7 +96,7 @@ struct WireSizes {
             guard let snapshotLine else { throw ValidationError("\(scenario.name): a step without a snapshot") }
             lines.append(snapshotLine + [0x0A])
         }
-        return try measure(lines, encodeRounds: encodeRounds)
+        return lines
     }
 
     /// Sizes (and encode times) of the frames after the first, each against the one before it.

@@ -5,7 +5,9 @@ import NetProtocol
 /// client ids; the front finds the session and writes to its transport, on the loop thread.
 extension Server: RoomFront {
     func write(_ bytes: SharedBytes, kind: WriteKind, to client: Int) {
-        sessions[client]?.connection.write(bytes, kind: kind)
+        guard let connection = sessions[client]?.connection else { return }
+        countSuperseded(connection, kind: kind)
+        connection.write(bytes, kind: kind)
     }
 
     func flushReplies(of seat: Seat) {
@@ -17,7 +19,14 @@ extension Server: RoomFront {
     }
 
     func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
-        sessions[client]?.connection.writePacked(packed, kind: kind) ?? 0
+        guard let connection = sessions[client]?.connection else { return 0 }
+        countSuperseded(connection, kind: kind)
+        return connection.writePacked(packed, kind: kind)
+    }
+
+    /// A latest-only write while another still waits unsent replaces it: the client skips that state.
+    private func countSuperseded(_ connection: any ClientTransport, kind: WriteKind) {
+        if kind == .latestOnly, connection.hasQueuedLatestOnly { metrics.snapshotsSuperseded += 1 }
     }
 
     func latestStillQueued(client: Int) -> Bool {

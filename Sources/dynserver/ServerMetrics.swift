@@ -17,6 +17,9 @@ final class ServerMetrics {
     private(set) var commands: [String: UInt64] = Dictionary(uniqueKeysWithValues: ServerMetrics.commandTypes.map { ($0, 0) })
     private(set) var errors: [String: UInt64] = Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { ($0.rawValue, 0) })
     private(set) var snapshotBytes: UInt64 = 0
+    /// Snapshots and frames a newer one replaced while they still waited unsent for a slow client (the
+    /// client skips them; docs/PROTOCOL.md, backpressure).
+    var snapshotsSuperseded: UInt64 = 0
     /// Upper bounds of the `dyn_step_seconds` buckets (one physics step's wall time).
     static let stepBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25]
     private(set) var stepBucketCounts = [UInt64](repeating: 0, count: ServerMetrics.stepBuckets.count)
@@ -100,6 +103,8 @@ extension Server {
         out.sample("dyn_step_seconds_count", [], Double(metrics.stepCount))
         out.family("dyn_snapshot_bytes_total", "counter", "Snapshot bytes queued to clients (each client counted).")
         out.sample("dyn_snapshot_bytes_total", [], Double(metrics.snapshotBytes))
+        out.family("dyn_snapshots_superseded_total", "counter", "Snapshots and frames replaced by a newer one while still unsent to a slow client (each client counted).")
+        out.sample("dyn_snapshots_superseded_total", [], Double(metrics.snapshotsSuperseded))
         out.family("dyn_commands_total", "counter", "Client commands decoded and accepted by the rate limit, by type.")
         for (type, n) in metrics.commands.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_commands_total", [("type", type)], Double(n))

@@ -216,31 +216,95 @@ extension EndToEnd {
                     "binary messages only: \(both.packed.binaryMessages) binary, \(both.packed.packedLines) lines")
         }
 
-        @Test(.timeLimit(.minutes(5))) func aSlowPackedClientSkipsFramesAndStillDecodesEachOne() throws {
-            let server = try ServerProcess(["--scene", "empty", "--send-buffer-bytes", "4096"])
+        /// A held world (docs/PROTOCOL.md, `step`) sends exactly one frame per step to every client, two ticks
+        /// apart. The slow client stops reading while the full client steps on, until the server reports that
+        /// it replaced unsent frames (`dyn_snapshots_superseded_total`: only the slow client can have any, the
+        /// full one reads each step's snapshot before the next); then it reads again while the steps go on.
+        /// Every frame it got must decode to the full snapshot of its tick, and the frame after each gap is a
+        /// delta against what it really received (docs/PROTOCOL.md, the baseline rule).
+        private func slowClientSkips(_ server: ServerProcess, full: LineClient, readSlow: @escaping (Double) -> PackedInput?)
+            throws -> PackedSideBySide {
+            let http = try #require(server.httpPort)
+            var both = PackedSideBySide()
+            // The keyframe the subscription sends: the slow client holds a baseline before it stops reading.
+            let deadline = Date().addingTimeInterval(20)
+            while both.packed.ticks.isEmpty, Date() < deadline, let input = readSlow(1) { both.packed.take(input) }
+            try #require(both.packed.ticks.count == 1, "the subscription's keyframe arrived")
+            let before = try MetricsScrape.fetch(port: http).value("dyn_snapshots_superseded_total")
+            var id = 1000, steps = 0, superseded = 0.0
+            func step() throws {
+                id += 1
+                steps += 1
+                let snapshot = try #require(try full.step(2, id: id), "step \(id) answered with its snapshot")
+                both.full[snapshot.tick] = snapshot   // epoch 0: no restore here
+            }
+            // Not reading: the kernel's buffers fill, then the server's latest-only slot replaces frames.
+            while superseded < 3, steps < 3000 {
+                for _ in 0..<10 { try step() }
+                superseded = try MetricsScrape.fetch(port: http).value("dyn_snapshots_superseded_total") - before
+            }
+            try #require(superseded >= 3, "the server replaced unsent frames after \(steps) steps")
+            // Reading again: everything still queued, then 20 more steps read one by one.
+            func catchUp() {
+                let last = both.full.keys.max() ?? 0
+                let deadline = Date().addingTimeInterval(20)
+                while both.packed.ticks.last != last, Date() < deadline, let input = readSlow(1) { both.packed.take(input) }
+            }
+            catchUp()
+            for _ in 0..<20 {
+                try step()
+                catchUp()
+            }
+            let ticks = both.packed.ticks
+            let gaps = zip(ticks, ticks.dropFirst()).filter { $1 - $0 > 2 }.count
+            #expect(gaps >= 1, "the slow client's frames skip ticks: \(ticks.prefix(40))")
+            #expect(ticks.count + Int(superseded) <= steps + 1, "\(ticks.count) frames for \(steps) steps, \(superseded) replaced")
+            #expect(ticks.last == both.full.keys.max(), "the slow client caught up with the last step")
+            return both
+        }
+
+        private func checkSlow(_ both: PackedSideBySide) {
+            let (common, differing) = both.comparison()
+            #expect(both.packed.failures.isEmpty, "\(both.packed.failures.prefix(3))")
+            #expect(both.packed.keyframes == 1, "every frame after a skip is a delta: \(both.packed.keyframes) keyframes")
+            #expect(common.count == both.packed.ticks.count - 1, "each frame but the keyframe (before the steps) has its full snapshot")
+            #expect(common.count >= 21)
+            #expect(differing.isEmpty, "\(differing.count) differences: \(differing.prefix(4))")
+        }
+
+        /// The server for the slow-client tests: held, small kernel send buffers, a stall timeout far above the
+        /// time the slow client reads nothing, and 150 elastic balls falling and bouncing: gravity bends every
+        /// path, so each frame lists every ball (a steady flight is predicted and costs nothing, and frames of
+        /// a few bytes would take tens of thousands of steps to fill the kernel's buffers).
+        private func heldServerWithMovingBalls() throws -> (ServerProcess, LineClient) {
+            let server = try ServerProcess(["--scene", "empty", "--held", "--send-buffer-bytes", "4096", "--stall-timeout", "120"])
             let full = try server.connect()
             #expect(full.join().snapshot != nil)
             try fillWithMovingBalls(full, count: 150)
+            #expect(try full.ack(#"{"type":"gravity","dx":0,"dy":1,"id":98}"#, id: 98) != nil)
+            return (server, full)
+        }
+
+        @Test(.timeLimit(.minutes(5))) func overTCPASlowPackedClientSkipsFramesAndDecodesEachOneItGets() throws {
+            let (server, full) = try heldServerWithMovingBalls()
             let slow = try LineClient(port: server.port, receiveBufferBytes: 4096)
             #expect(slow.join().snapshot != nil)
-            #expect(try slow.subscribe(#""snapshots":"packed","notices":false"#) != nil)
-            // Packed frames of 150 balls are small (a few hundred bytes): the slow client reads nothing for 150
-            // full snapshots (5 s), far more than the kernel's buffers hold, so the server must skip frames.
-            var fullStates: [UInt64: Snapshot] = [:]
-            while fullStates.count < 150, let message = full.next(timeout: 5) {
-                if case let .snapshot(snapshot) = message { fullStates[snapshot.tick] = snapshot }
-            }
-            var both = PackedSideBySide()
-            both.read(full: full, packed: { slow.next(timeout: 0.01).map(PackedInput.message) }, seconds: 6) {
-                $0.packed.ticks.count >= 40
-            }
-            for (tick, snapshot) in fullStates { both.full[tick] = snapshot }  // epoch 0: no restore here
-            let (common, differing) = both.comparison()
-            #expect(both.packed.failures.isEmpty, "\(both.packed.failures.prefix(3))")
-            // Whether frames were skipped depends on the kernel's buffers (packed frames are small); every frame
-            // that did arrive must fit what the client held, skipped or not.
-            #expect(common.count >= 10)
-            #expect(differing.isEmpty, "\(differing.prefix(4))")
+            // Not `subscribe(_:)`, which reads up to the ack: the keyframe may come before it.
+            try slow.send(#"{"type":"subscribe","snapshots":"packed","notices":false,"id":1}"#)
+            let both = try slowClientSkips(server, full: full) { slow.next(timeout: $0).map(PackedInput.message) }
+            checkSlow(both)
+            #expect(both.packed.packedLines == both.packed.sizes.count)
+        }
+
+        @Test(.timeLimit(.minutes(5))) func overWebSocketASlowPackedClientSkipsFramesAndDecodesEachOneItGets() throws {
+            let (server, full) = try heldServerWithMovingBalls()
+            let http = try #require(server.httpPort)
+            let slow = try WebSocketClient(port: http, receiveBufferBytes: 4096)
+            #expect(slow.join().snapshot != nil)
+            try slow.send(#"{"type":"subscribe","snapshots":"packed","notices":false,"id":1}"#)
+            let both = try slowClientSkips(server, full: full) { slow.nextPacked(timeout: $0) }
+            checkSlow(both)
+            #expect(both.packed.binaryMessages == both.packed.sizes.count)
         }
 
         @Test(.timeLimit(.minutes(5))) func aRestingWorldCostsAFewBytesAFrame() throws {

@@ -145,4 +145,71 @@ import Testing
         histogram[10] = 100  // all about 2^9...2^10: order 9 or 10
         #expect((9...10).contains(histogram.withUnsafeBufferPointer(PackedCodes.bestOrder)))
     }
+
+    @Test func theOrderAndItsCostAreTheDirectSumsOverTheHistogram() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let length = Int.random(in: 1...65, using: &generator)
+            let histogram = (0..<length).map { _ in Bool.random(using: &generator) ? 0 : Int.random(in: 0...500, using: &generator) }
+            var best = 0, bestCost = Int.max
+            for k in 0...PackedCodes.maxOrder {
+                let cost = histogram.indices.reduce(0) { $0 + histogram[$1] * (2 * max($1 - k, 0) + 1 + k) }
+                if cost < bestCost { (best, bestCost) = (k, cost) }
+            }
+            let chosen = histogram.withUnsafeBufferPointer(PackedCodes.bestOrderAndCost)
+            #expect(chosen.order == best && chosen.cost == bestCost, "\(histogram)")
+        }
+    }
+
+    /// The bytes `PackedBitSink` (the encoder's word-at-a-time output) writes for `writes`.
+    private func sinkBytes(_ writes: (inout PackedBitSink) -> Void, bits: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: PackedBitSink.capacity(bits: bits)) { buffer, count in
+            var sink = PackedBitSink(buffer)
+            writes(&sink)
+            count = sink.finish()
+        }
+    }
+
+    @Test func theSinkWritesWhatTheWriterWritesForEveryOrderAndCodeLength() {
+        for k in 0...63 {
+            var values: [UInt64] = [0, 1, UInt64.max, UInt64.max - 1, UInt64.max >> 1]
+            for length in 0..<64 {
+                let edge = (UInt64(1) << UInt64(length)) - 1
+                values += [edge, edge &+ 1, edge << UInt64(min(k, 63 - length))]
+            }
+            var w = PackedBitWriter()
+            for value in values { w.golomb(value, k: k) }
+            // Each code is at most 2 * 64 + 1 + k bits; three odd fixed fields shift every code off the byte grid.
+            let sunk = sinkBytes({ sink in
+                for (i, value) in values.enumerated() {
+                    sink.golomb(value, k: k)
+                    if i % 3 == 0 { sink.write(0, bits: 0) }
+                }
+            }, bits: values.count * (129 + k))
+            #expect(sunk == w.bytes, "k \(k)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var w = PackedBitWriter()
+            var ops: [(UInt64, Int, Int?)] = []
+            for _ in 0..<Int.random(in: 0...60, using: &generator) {
+                let value = UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator)
+                if Bool.random(using: &generator) {
+                    let bits = Int.random(in: 0...64, using: &generator)
+                    ops.append((value, bits, nil))
+                    w.write(value, bits: bits)
+                } else {
+                    let k = Int.random(in: 0...15, using: &generator)
+                    ops.append((value, 0, k))
+                    w.golomb(value, k: k)
+                }
+            }
+            let sunk = sinkBytes({ sink in
+                for (value, bits, k) in ops {
+                    if let k { sink.golomb(value, k: k) } else { sink.write(value, bits: bits) }
+                }
+            }, bits: w.bitCount)
+            #expect(sunk == w.bytes)
+        }
+    }
 }

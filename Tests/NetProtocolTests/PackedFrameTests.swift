@@ -106,6 +106,50 @@ import Testing
         }
     }
 
+    @Test func theEncoderWritesTheReferenceEncodersBytes() {
+        var generator = SystemRandomNumberGenerator()
+        let drag = DragInfo(client: 3, name: "bob", body: 2, x: 10.25, y: -3, offset: Point(1, 2))
+        for round in 0..<40 {
+            let count = Int.random(in: 0...200, using: &generator)
+            let ids = (0..<count).map { $0 * Int.random(in: 1...5, using: &generator) + Int.random(in: 0...2, using: &generator) }
+            // Some rounds reach the extremes of the integers (codes longer than one store).
+            let wide: Int64 = round % 4 == 0 ? Int64.max : 200_000
+            func column() -> [Int64] { ids.map { _ in Int64.random(in: -wide...wide, using: &generator) } }
+            var tick = UInt64.random(in: 0...1_000_000, using: &generator)
+            var tables = [PackedTable(tick: tick, timeMs: Int64(tick) * 17, ids: ids, x: column(), y: column(), angle: column())]
+            for _ in 0..<8 {
+                let last = tables.last!
+                tick += UInt64.random(in: 0...6, using: &generator)
+                let scale = Int64(1) << Int64.random(in: 0...24, using: &generator)
+                let moved = { (values: [Int64]) in
+                    values.map { Bool.random(using: &generator) ? $0 &+ Int64.random(in: -scale...scale, using: &generator) : $0 }
+                }
+                tables.append(PackedTable(tick: tick, timeMs: last.timeMs + 33, ids: ids, x: moved(last.x), y: moved(last.y),
+                                          angle: moved(last.angle)))
+            }
+            for i in tables.indices {
+                let base = i >= 1 ? tables[i - 1] : nil, previous = i >= 2 ? tables[i - 2] : nil
+                let drags = i % 3 == 1 ? [drag] : []
+                let fast = PackedEncoder.encode(tables[i], base: base, previous: previous, paused: i % 2 == 0,
+                                                held: i % 5 == 0, clients: i, drags: drags)
+                let plain = PackedReferenceEncoder.encode(tables[i], base: base, previous: previous, paused: i % 2 == 0,
+                                                          held: i % 5 == 0, clients: i, drags: drags)
+                #expect(fast == plain, "round \(round), frame \(i), \(count) bodies")
+            }
+        }
+    }
+
+    @Test func angleStepsRoundAsRoundedDoesHalvesAwayFromZero() {
+        var generator = SystemRandomNumberGenerator()
+        var milli: [Int64] = [0, 1, -1, 1 << 40, -(1 << 40), 3142, -3142, 6283, 1_000_000]
+        milli += (0..<20_000).map { _ in Int64.random(in: -(1 << 41)...(1 << 41), using: &generator) >> Int64.random(in: 0...40, using: &generator) }
+        for m in milli {
+            let clamped = min(max(m, -(1 << 40)), 1 << 40)
+            let expected = Int64((Double(clamped) / 1000 / PackedCodes.radiansPerStep).rounded())
+            #expect(PackedCodes.angleSteps(milli: m) == expected, "milli \(m)")
+        }
+    }
+
     @Test func quantizedPosesAreWithinAThirtySecondOfAPointAndATenThousandthOfARadian() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {

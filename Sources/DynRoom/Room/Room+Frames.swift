@@ -80,12 +80,12 @@ extension Room {
         batch.packedCurrent = current
         for seat in batch.packedSeats {
             for holds in (feeds[seat.id] ?? ClientFeed()).packedCandidates() {
-                let base = PackedEncoder.deltaBase(current, holds.base)
+                let base = batch.packedDeltaBase(holds.base)
                 let previous = base == nil ? nil : holds.previous
                 let key = PackedBaselineKey(base: base, previous: previous)
                 guard batch.packedFrames[key] == nil else { continue }
                 batch.packedFrames[key] = PackedOutput(tick: tick, frame: PackedEncoder.encode(
-                    current, base: base, previous: previous, paused: batch.paused, held: batch.held, clients: clients,
+                    current, checkedBase: base, previous: previous, paused: batch.paused, held: batch.held, clients: clients,
                     drags: batch.drags))
             }
         }
@@ -113,12 +113,13 @@ extension Room {
             }
         }
         if let current = batch.packedCurrent {
+            var batch = batch
             for seat in batch.packedSeats {
                 let holds = feeds[seat.id, default: ClientFeed()].packedBaseline(latestStillQueued: front.latestStillQueued(client: seat.id))
-                let base = PackedEncoder.deltaBase(current, holds.base)
+                let base = batch.packedDeltaBase(holds.base)
                 let key = PackedBaselineKey(base: base, previous: base == nil ? nil : holds.previous)
                 let output = batch.packedFrames[key] ?? PackedOutput(tick: current.tick, frame: PackedEncoder.encode(
-                    current, base: base, previous: base == nil ? nil : holds.previous, paused: batch.paused,
+                    current, checkedBase: base, previous: base == nil ? nil : holds.previous, paused: batch.paused,
                     held: batch.held, clients: batch.clients, drags: batch.drags))
                 let bytes = front.writePacked(output, kind: .latestOnly, to: seat.id)
                 front.sentSnapshot(bytes: bytes, clients: 1)
@@ -161,10 +162,23 @@ package struct SnapshotBatch {
     package var packedSeats: [Seat] = []
     package var packedCurrent: PackedTable?
     package var packedFrames: [PackedBaselineKey: PackedOutput] = [:]
+    /// Whether each distinct baseline can carry a delta of `packedCurrent` (the same ids): checked once per
+    /// baseline, not once per member (the ids comparison reads every body).
+    private var packedDeltaBases: [ObjectIdentifier: Bool] = [:]
 
     init(paused: Bool, full: SharedBytes?) {
         self.paused = paused
         self.full = full
+    }
+
+    /// `PackedEncoder.deltaBase(packedCurrent, holding)`, remembered per baseline.
+    mutating func packedDeltaBase(_ holding: PackedTable?) -> PackedTable? {
+        guard let holding, let current = packedCurrent else { return nil }
+        let key = ObjectIdentifier(holding)
+        if let usable = packedDeltaBases[key] { return usable ? holding : nil }
+        let usable = PackedEncoder.deltaBase(current, holding) != nil
+        packedDeltaBases[key] = usable
+        return usable ? holding : nil
     }
 }
 

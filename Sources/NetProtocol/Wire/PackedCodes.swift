@@ -33,7 +33,13 @@ public enum PackedCodes {
     /// wrapped to one turn, so the decoded angle is within half a step (4.8e-5 rad) of the snapshot's.
     @inline(__always) public static func angleSteps(milli: Int64) -> Int64 {
         let clamped = min(max(milli, -(1 << 40)), 1 << 40)
-        return Int64((Double(clamped) / 1000 / radiansPerStep).rounded())
+        let scaled = Double(clamped) / 1000 / radiansPerStep
+        // `scaled.rounded()` (halves away from zero) without its library call: below 2^52 the fraction
+        // `magnitude - whole` is exact, and every value here is below 2^44.
+        let magnitude = scaled.magnitude
+        let whole = Int64(magnitude)
+        let rounded = magnitude - Double(whole) >= 0.5 ? whole + 1 : whole
+        return scaled < 0 ? -rounded : rounded
     }
 
     /// The value a body's coordinate is predicted to have at `tick`, from the baseline (`base`, at
@@ -63,19 +69,39 @@ public enum PackedCodes {
 
     /// The Exp-Golomb order (0...15) that codes values whose bit lengths are counted in `histogram`
     /// (`histogram[b]`: values with `b` significant bits) in the fewest bits.
-    public static func bestOrder(_ histogram: UnsafeBufferPointer<Int>) -> Int {
-        var best = 0, bestCost = Int.max
-        for k in 0...maxOrder {
-            var cost = 0
-            for b in 0..<histogram.count where histogram[b] > 0 {
-                cost += histogram[b] * (2 * max(b - k, 0) + 1 + k)
-            }
-            if cost < bestCost {
-                best = k
-                bestCost = cost
+    public static func bestOrder(_ histogram: UnsafeBufferPointer<Int>) -> Int { bestOrderAndCost(histogram).order }
+
+    /// `bestOrder` and its cost in bits: an upper bound of the codes' real length (a value of `b > k` bits
+    /// is counted as if `q + 1` had one bit more than `q`), so a buffer of that many bits always holds them.
+    static func bestOrderAndCost(_ histogram: UnsafeBufferPointer<Int>) -> (order: Int, cost: Int) {
+        // cost(k) = n·(1 + k) + 2·Σ_{b > k} h[b]·(b − k): with the counts and bit sums of the lengths above
+        // each k (one pass down the histogram), each order's cost takes a few operations.
+        var n = 0
+        for count in histogram { n += count }
+        var above = 0, bitsAbove = 0
+        var costs: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &costs) { raw in
+            let cost = raw.bindMemory(to: Int.self)
+            var b = histogram.count - 1
+            for k in stride(from: maxOrder, through: 0, by: -1) {
+                while b > k {
+                    above += histogram[b]
+                    bitsAbove += histogram[b] * b
+                    b -= 1
+                }
+                cost[k] = n * (1 + k) + 2 * (bitsAbove - k * above)
             }
         }
-        return best
+        var best = 0, bestCost = Int.max
+        withUnsafeBytes(of: costs) { raw in
+            let cost = raw.bindMemory(to: Int.self)
+            for k in 0...maxOrder where cost[k] < bestCost {
+                best = k
+                bestCost = cost[k]
+            }
+        }
+        return (best, bestCost)
     }
 
     @inline(__always) static func bitLength(_ value: UInt64) -> Int { 64 - value.leadingZeroBitCount }

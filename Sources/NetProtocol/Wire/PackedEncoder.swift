@@ -5,6 +5,10 @@
 /// `PackedApplier` holding `base` (decoded against `previous`) turns the bytes back into exactly `current`,
 /// with the same flags, clients and drags. A delta needs `base` with the same ids in the same order (the
 /// body set changes only with a `scene`); otherwise, or without `base`, the frame is a keyframe.
+///
+/// Cost: one pass over the bodies gathers the listed bodies' codes and their bit-length histograms into one
+/// scratch buffer, a second writes them into an array sized from those histograms, a word at a time
+/// (`PackedBitSink`); no allocation per body (docs/ARCHITECTURE.md, packed frames).
 public enum PackedEncoder {
     /// The baseline a frame of `current` is a delta against: `base` when it has the same ids in the same
     /// order and is not newer; nil when the frame must be a keyframe.
@@ -15,31 +19,52 @@ public enum PackedEncoder {
 
     public static func encode(_ current: PackedTable, base: PackedTable?, previous: PackedTable?, paused: Bool,
                               held: Bool, clients: Int, drags: [DragInfo]) -> [UInt8] {
-        let delta = deltaBase(current, base) != nil
-        var w = PackedBitWriter(capacity: 16 + current.count * (delta ? 4 : 8))
-        var flags: UInt64 = delta ? 0 : PackedLayout.keyframeFlag
-        if paused { flags |= PackedLayout.pausedFlag }
-        if held { flags |= PackedLayout.heldFlag }
-        if !drags.isEmpty { flags |= PackedLayout.dragsFlag }
-        w.write(flags, bits: 8)
-        if delta, let base {
-            w.golomb(current.tick - base.tick, k: 0)
-            w.signedGolomb(current.timeMs &- base.timeMs, k: PackedLayout.timeOrder)
-        } else {
-            w.golomb(current.tick, k: 0)
-            w.signedGolomb(current.timeMs, k: 0)
-        }
-        w.golomb(UInt64(clamping: clients), k: 0)
-        if !drags.isEmpty { writeDrags(drags, into: &w) }
-        if delta, let base {
-            writeChanges(current, base: base, previous: previous, into: &w)
-        } else {
-            writeAll(current, into: &w)
-        }
-        return w.bytes
+        encode(current, checkedBase: deltaBase(current, base), previous: previous, paused: paused, held: held,
+               clients: clients, drags: drags)
     }
 
-    private static func writeDrags(_ drags: [DragInfo], into w: inout PackedBitWriter) {
+    /// `encode` for a `base` that `deltaBase` already accepted (or nil for a keyframe): the server checks
+    /// each distinct baseline once, not once per frame.
+    public static func encode(_ current: PackedTable, checkedBase base: PackedTable?, previous: PackedTable?,
+                              paused: Bool, held: Bool, clients: Int, drags: [DragInfo]) -> [UInt8] {
+        // The shape the body loops rely on (cheap; `deltaBase` checked the ids themselves).
+        precondition(base.map { $0.count == current.count && current.tick >= $0.tick } ?? true)
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * current.count + 4) { codes in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: BodyCodes.histogramSize) { histograms in
+                var bodies = BodyCodes(codes: codes.baseAddress!, histograms: histograms)
+                if let base {
+                    bodies.gatherChanges(current, base: base, previous: previous)
+                } else {
+                    bodies.gatherAll(current)
+                }
+                let (orders, bodyBits) = bodies.orders()
+                // Every field's longest code: flags, tick, time and clients; each drag; the bodies.
+                var bits = 8 + 3 * 129 + 4 + 129 + 16 + bodyBits
+                if !drags.isEmpty { bits += 129 + drags.reduce(0) { $0 + 1000 + 8 * $1.name.utf8.count } }
+                return [UInt8](unsafeUninitializedCapacity: PackedBitSink.capacity(bits: bits)) { buffer, written in
+                    var w = PackedBitSink(buffer)
+                    var flags: UInt64 = base == nil ? PackedLayout.keyframeFlag : 0
+                    if paused { flags |= PackedLayout.pausedFlag }
+                    if held { flags |= PackedLayout.heldFlag }
+                    if !drags.isEmpty { flags |= PackedLayout.dragsFlag }
+                    w.write(flags, bits: 8)
+                    if let base {
+                        w.golomb(current.tick - base.tick, k: 0)
+                        w.signedGolomb(current.timeMs &- base.timeMs, k: PackedLayout.timeOrder)
+                    } else {
+                        w.golomb(current.tick, k: 0)
+                        w.signedGolomb(current.timeMs, k: 0)
+                    }
+                    w.golomb(UInt64(clamping: clients), k: 0)
+                    if !drags.isEmpty { writeDrags(drags, into: &w) }
+                    bodies.write(orders: orders, into: &w)
+                    written = w.finish()
+                }
+            }
+        }
+    }
+
+    private static func writeDrags(_ drags: [DragInfo], into w: inout PackedBitSink) {
         w.golomb(UInt64(drags.count), k: 0)
         for drag in drags {
             w.signedGolomb(Int64(drag.client), k: 0)
@@ -52,78 +77,121 @@ public enum PackedEncoder {
             }
         }
     }
+}
+
+/// The listed bodies' codes (index or id gap, x, y, angle, zigzagged), four per body in `codes`, gathered
+/// before writing so that each column's Exp-Golomb order can be chosen from its bit-length histogram.
+private struct BodyCodes {
+    /// Four histograms of 65 bit lengths (0...64), one per column.
+    static let histogramSize = 4 * 65
+    let codes: UnsafeMutablePointer<UInt64>
+    let histograms: UnsafeMutableBufferPointer<Int>
+    private(set) var listed = 0
+    /// The bits set in any code of each column: its longest code's bit length.
+    private var any: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    init(codes: UnsafeMutablePointer<UInt64>, histograms: UnsafeMutableBufferPointer<Int>) {
+        self.codes = codes
+        self.histograms = histograms
+        histograms.initialize(repeating: 0)
+    }
+
+    @inline(__always) private mutating func append(_ gap: UInt64, _ x: Int64, _ y: Int64, _ angle: Int64) {
+        let zx = PackedCodes.zigzag(x), zy = PackedCodes.zigzag(y), za = PackedCodes.zigzag(angle)
+        let slot = codes + 4 * listed
+        slot[0] = gap
+        slot[1] = zx
+        slot[2] = zy
+        slot[3] = za
+        listed += 1
+        let h = histograms.baseAddress!
+        h[PackedCodes.bitLength(gap)] += 1
+        h[65 + PackedCodes.bitLength(zx)] += 1
+        h[130 + PackedCodes.bitLength(zy)] += 1
+        h[195 + PackedCodes.bitLength(za)] += 1
+        any = (any.0 | gap, any.1 | zx, any.2 | zy, any.3 | za)
+    }
 
     /// A keyframe's bodies: id gaps and the quantized poses themselves (predicted as 0).
-    private static func writeAll(_ current: PackedTable, into w: inout PackedBitWriter) {
-        var columns = Columns(capacity: current.count)
-        var previousID = 0
-        for i in 0..<current.count {
-            let id = current.ids[i]
-            columns.append(gap: PackedCodes.zigzag(Int64(id) &- Int64(previousID) &- 1),
-                           x: current.x[i], y: current.y[i], angle: current.angle[i])
-            previousID = id
-        }
-        columns.write(into: &w)
-    }
-
-    /// A delta's bodies: index gaps and the difference from each listed body's prediction.
-    private static func writeChanges(_ current: PackedTable, base: PackedTable, previous: PackedTable?,
-                                     into w: inout PackedBitWriter) {
-        var columns = Columns(capacity: min(current.count, 256))
-        let predictor = PackedPredictor(tick: current.tick, base: base, previous: previous)
-        let cx = current.x, cy = current.y, ca = current.angle
-        var next = 0
-        for i in 0..<cx.count {
-            let rx = cx[i] &- predictor.x(i)
-            let ry = cy[i] &- predictor.y(i)
-            let ra = ca[i] &- predictor.angle(i)
-            guard rx != 0 || ry != 0 || ra != 0 else { continue }
-            columns.append(gap: UInt64(i - next), x: rx, y: ry, angle: ra)
-            next = i + 1
-        }
-        columns.write(into: &w)
-    }
-
-    /// The listed bodies' codes, gathered first so that each column's Exp-Golomb order can be chosen.
-    private struct Columns {
-        var gaps: [UInt64] = [], xs: [UInt64] = [], ys: [UInt64] = [], angles: [UInt64] = []
-
-        init(capacity: Int) {
-            gaps.reserveCapacity(capacity)
-            xs.reserveCapacity(capacity)
-            ys.reserveCapacity(capacity)
-            angles.reserveCapacity(capacity)
-        }
-
-        mutating func append(gap: UInt64, x: Int64, y: Int64, angle: Int64) {
-            gaps.append(gap)
-            xs.append(PackedCodes.zigzag(x))
-            ys.append(PackedCodes.zigzag(y))
-            angles.append(PackedCodes.zigzag(angle))
-        }
-
-        func write(into w: inout PackedBitWriter) {
-            w.golomb(UInt64(gaps.count), k: 0)
-            guard !gaps.isEmpty else { return }
-            let orders = [gaps, xs, ys, angles].map(Columns.order)
-            for order in orders { w.write(UInt64(order), bits: PackedLayout.orderBits) }
-            for i in gaps.indices {
-                w.golomb(gaps[i], k: orders[0])
-                w.golomb(xs[i], k: orders[1])
-                w.golomb(ys[i], k: orders[2])
-                w.golomb(angles[i], k: orders[3])
+    mutating func gatherAll(_ current: PackedTable) {
+        current.ids.withUnsafeBufferPointer { ids in
+            current.withColumns { x, y, angle in
+                var previousID: Int64 = 0
+                for i in 0..<ids.count {
+                    let id = Int64(ids[i])
+                    append(PackedCodes.zigzag(id &- previousID &- 1), x[i], y[i], angle[i])
+                    previousID = id
+                }
             }
         }
+    }
 
-        static func order(_ values: [UInt64]) -> Int {
-            var histogram = [Int](repeating: 0, count: 65)
-            var longest = 0
-            for value in values {
-                let length = PackedCodes.bitLength(value)
-                histogram[length] += 1
-                longest = max(longest, length)
-            }
-            return histogram.withUnsafeBufferPointer { PackedCodes.bestOrder(UnsafeBufferPointer(rebasing: $0[0...longest])) }
+    /// A delta's bodies: index gaps and the difference from each listed body's prediction (`PackedPredictor`'s
+    /// rule, with the same integers, specialised here for its three cases).
+    mutating func gatherChanges(_ current: PackedTable, base: PackedTable, previous: PackedTable?) {
+        let ahead = Int64(truncatingIfNeeded: current.tick &- base.tick)
+        let behind = previous.map { Int64(truncatingIfNeeded: base.tick &- $0.tick) } ?? 0
+        let usable = previous.map { $0.count == base.count } ?? false
+        guard usable, PackedCodes.predicts(ahead: ahead, behind: behind), let previous else {
+            gather(current, base: base, previous: base) { b, _ in b }
+            return
         }
+        if ahead == behind {
+            // floor((2·s·a + a) / 2a) = s for a = b: the general rule, without its division.
+            gather(current, base: base, previous: previous) { b, p in b &+ (b &- p) }
+        } else {
+            gather(current, base: base, previous: previous) { b, p in
+                PackedCodes.predict(base: b, previous: p, ahead: ahead, behind: behind)
+            }
+        }
+    }
+
+    @inline(__always) private mutating func gather(_ current: PackedTable, base: PackedTable, previous: PackedTable,
+                                                   predict: (Int64, Int64) -> Int64) {
+        current.withColumns { cx, cy, ca in
+            base.withColumns { bx, by, ba in
+                previous.withColumns { px, py, pa in
+                    var next = 0
+                    for i in 0..<cx.count {
+                        let rx = cx[i] &- predict(bx[i], px[i])
+                        let ry = cy[i] &- predict(by[i], py[i])
+                        let ra = ca[i] &- predict(ba[i], pa[i])
+                        guard rx | ry | ra != 0 else { continue }
+                        append(UInt64(i - next), rx, ry, ra)
+                        next = i + 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each column's order and the bodies' bits at most (count, orders and codes).
+    func orders() -> (orders: (Int, Int, Int, Int), bits: Int) {
+        guard listed > 0 else { return ((0, 0, 0, 0), 129) }
+        func best(_ column: Int, _ any: UInt64) -> (order: Int, cost: Int) {
+            let longest = PackedCodes.bitLength(any)
+            return PackedCodes.bestOrderAndCost(UnsafeBufferPointer(rebasing: histograms[(column * 65)...(column * 65 + longest)]))
+        }
+        let g = best(0, any.0), x = best(1, any.1), y = best(2, any.2), a = best(3, any.3)
+        return ((g.order, x.order, y.order, a.order), 129 + 4 * PackedLayout.orderBits + g.cost + x.cost + y.cost + a.cost)
+    }
+
+    func write(orders: (Int, Int, Int, Int), into w: inout PackedBitSink) {
+        w.golomb(UInt64(listed), k: 0)
+        guard listed > 0 else { return }
+        let (kg, kx, ky, ka) = orders
+        w.write(UInt64(kg << 12 | kx << 8 | ky << 4 | ka), bits: 4 * PackedLayout.orderBits)
+        for i in 0..<listed {
+            let slot = codes + 4 * i
+            w.golomb4(slot[0], slot[1], slot[2], slot[3], k: orders)
+        }
+    }
+}
+
+extension PackedTable {
+    /// The x, y and angle columns as buffers, for loops without bounds checks.
+    @inline(__always) func withColumns<R>(_ body: (UnsafeBufferPointer<Int64>, UnsafeBufferPointer<Int64>,
+                                                    UnsafeBufferPointer<Int64>) -> R) -> R {
+        x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in angle.withUnsafeBufferPointer { a in body(x, y, a) } } }
     }
 }

@@ -26,8 +26,19 @@ public final class PackedTable: @unchecked Sendable {
     /// Quantizes the rounded poses of `poses` (a full snapshot's numbers) at world time `time` (seconds).
     public convenience init(_ poses: PoseTable, time: Double) {
         self.init(tick: poses.tick, timeMs: PoseTable.milli(time), ids: poses.ids,
-                  x: poses.x.map(PackedCodes.sixteenths(centi:)), y: poses.y.map(PackedCodes.sixteenths(centi:)),
-                  angle: poses.angle.map(PackedCodes.angleSteps(milli:)))
+                  x: PackedTable.quantize(poses.x, PackedCodes.sixteenths(centi:)),
+                  y: PackedTable.quantize(poses.y, PackedCodes.sixteenths(centi:)),
+                  angle: PackedTable.quantize(poses.angle, PackedCodes.angleSteps(milli:)))
+    }
+
+    /// `column.map(rule)`, written straight into the new array (no growth checks per body).
+    @inline(__always) private static func quantize(_ column: [Int64], _ rule: (Int64) -> Int64) -> [Int64] {
+        column.withUnsafeBufferPointer { source in
+            [Int64](unsafeUninitializedCapacity: source.count) { target, count in
+                for i in 0..<source.count { target.initializeElement(at: i, to: rule(source[i])) }
+                count = source.count
+            }
+        }
     }
 
     public var count: Int { ids.count }

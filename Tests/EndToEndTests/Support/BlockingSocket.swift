@@ -12,8 +12,9 @@ final class BlockingSocket {
     private(set) var fd: Int32
     private(set) var isClosedByPeer = false
 
-    init(host: String = "127.0.0.1", port: UInt16) throws {
-        fd = try TCPSocket.connect(host: host, port: port)
+    /// `receiveBufferBytes` shrinks the kernel receive buffer, as `LineClient`'s does (a client slow to read).
+    init(host: String = "127.0.0.1", port: UInt16, receiveBufferBytes: Int32? = nil) throws {
+        fd = try TCPSocket.connect(host: host, port: port, receiveBufferBytes: receiveBufferBytes)
     }
 
     deinit { close() }

@@ -17,9 +17,11 @@ final class WebSocketClient: PingAnswering {
     /// The HTTP response head the server sent to the handshake.
     private(set) var handshakeResponse = ""
 
-    /// Connects to `127.0.0.1:port` and upgrades `path`; `extraRequestBytes` follow the handshake at once.
-    init(port: UInt16, path: String = "/ws", maxMessageBytes: Int = 16 << 20, extraRequestBytes: [UInt8] = []) throws {
-        socket = try BlockingSocket(port: port)
+    /// Connects to `127.0.0.1:port` and upgrades `path`; `extraRequestBytes` follow the handshake at once;
+    /// `receiveBufferBytes` shrinks the kernel receive buffer (a client slow to read).
+    init(port: UInt16, path: String = "/ws", maxMessageBytes: Int = 16 << 20, extraRequestBytes: [UInt8] = [],
+         receiveBufferBytes: Int32? = nil) throws {
+        socket = try BlockingSocket(port: port, receiveBufferBytes: receiveBufferBytes)
         endpoint = WebSocketEndpoint(role: .client, maxMessageBytes: maxMessageBytes)
         let key = WebSocketHandshake.randomKey()
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
