@@ -33,7 +33,7 @@ struct DynClientCommand: ParsableCommand {
     @Flag(help: "Print server messages as JSON lines and send stdin lines as commands.")
     var headless = false
 
-    @Option(help: "Headless: milliseconds to stay after stdin ends.")
+    @Option(help: "Headless: milliseconds to stay once stdin has ended and the server answered everything sent.")
     var linger: UInt64 = 500
 
     @Flag(help: "Exit with status 1 when the server goes away instead of reconnecting.")

@@ -9,8 +9,10 @@ import NetLoop
 /// Guarantees: every line the server sends is written to stdout as received, one line each, whatever it
 /// is (unknown messages included); stdin lines are sent in order once connected (short syntax translated,
 /// raw JSON as is, `wait MS` holding back the lines after it); a bad short-syntax line is reported on
-/// stderr with its line number and skipped; `--linger` ms after stdin has ended and every line has been
-/// handled, the client exits 0, unless `follow`: then it keeps printing until the server closes the
+/// stderr with its line number and skipped; once stdin has ended and every line has been sent, the client
+/// sends a `ping` of its own (id `dynclient-end`) and `--linger` ms after the server answered it — so after
+/// the server answered everything sent before it (a connection's messages are answered in order) — it exits
+/// 0; that pong is not printed. Unless `follow`: then it keeps printing until the server closes the
 /// connection (exit 0) or a signal arrives. With `--no-reconnect`, losing the server exits 1 (a follower
 /// whose input has ended exits 0: the server closing is how following ends). Packed frames are the one
 /// exception to "as received": each is decoded and printed as the `snapshot` line of the state it describes
@@ -32,6 +34,11 @@ final class HeadlessApp {
     private var exitCode: Int32 = 0
     private var finished = false
     private var packed = PackedApplier()
+    /// The closing ping went out on this connection (sent again after a reconnect).
+    private var endPingSent = false
+    /// The closing ping waits at most this long for its pong (a server that never answers).
+    static let endPingWaitMs: UInt64 = 10_000
+    static let endPingID = "dynclient-end"
 
     static let pollIntervalMs: UInt64 = 10
 
@@ -63,6 +70,10 @@ final class HeadlessApp {
     }
 
     private func serverLine(_ line: UnsafeRawBufferPointer) {
+        if isEndPong(line) {
+            if lingerTimer == nil { startLinger() }
+            return
+        }
         var bytes = [UInt8](line)
         if bytes.starts(with: Self.welcomePrefix) { packed.reset() }
         if bytes.starts(with: Self.packedPrefix) {
@@ -111,6 +122,8 @@ final class HeadlessApp {
     private static let ackPrefix = Array(#"{"type":"ack""#.utf8)
 
     private func linkDown(_ down: ServerLink.Down) {
+        // Its pong will not come on this connection: the closing ping goes again on the next.
+        endPingSent = false
         if follow, inputEnded, queue.isEmpty {
             FDWriter.writeAll(2, Array("dynclient: \(down.reason)\n".utf8))
             finish(code: 0)
@@ -126,6 +139,11 @@ final class HeadlessApp {
 
     /// Reads what stdin has, then sends what may be sent.
     private func poll() {
+        loop.updateTime()
+        if endPingSent, lingerTimer == nil, loop.nowMs >= endPingDeadlineMs {
+            FDWriter.writeAll(2, Array("dynclient: no answer to the closing ping in \(Self.endPingWaitMs) ms\n".utf8))
+            return startLinger()
+        }
         // A bounded number of reads per tick, so an endless fast pipe cannot starve the loop.
         reading: for _ in 0..<16 where !inputEnded {
             switch reader.readAvailable() {
@@ -164,8 +182,24 @@ final class HeadlessApp {
                 FDWriter.writeAll(2, Array("dynclient: \(error) (skipped: \(line))\n".utf8))
             }
         }
-        if inputEnded, queue.isEmpty, loop.nowMs >= waitUntilMs, lingerTimer == nil, !follow { startLinger() }
+        guard inputEnded, queue.isEmpty, loop.nowMs >= waitUntilMs, lingerTimer == nil, !follow else { return }
+        guard link.isConnected else { return startLinger() }
+        guard !endPingSent else { return }
+        endPingSent = true
+        link.send(ClientMessage(id: .string(Self.endPingID), .ping(t: nil)).encoded())
+        endPingDeadlineMs = loop.nowMs + Self.endPingWaitMs
     }
+
+    private var endPingDeadlineMs: UInt64 = .max
+
+    /// True for the pong of the closing ping (then the linger starts and the line is not printed).
+    private func isEndPong(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard endPingSent, line.starts(with: Self.pongPrefix), case let .pong(_, _, id)? = ServerMessage.decode(line),
+              id == .string(Self.endPingID) else { return false }
+        return true
+    }
+
+    private static let pongPrefix = Array(#"{"type":"pong""#.utf8)
 
     private func startLinger() {
         pollTimer?.close()

@@ -21,6 +21,20 @@ extension EndToEnd {
             return nil
         }
 
+        /// With no linger at all, every command sent before stdin ended is answered before the client exits
+        /// (its closing ping comes back after them), and that ping's pong is not printed.
+        @Test(.timeLimit(.minutes(5))) func everyCommandIsAnsweredBeforeTheClientExits() throws {
+            let server = try ServerProcess(["--scene", "default", "--held"])
+            let steps = (1...20).map { "step 5 id=\($0)" }.joined(separator: "\n")
+            let run = try HeadlessRun.run(["--port", String(server.port), "--headless", "--linger", "0"], stdin: steps + "\n")
+            #expect(run.exitCode == 0)
+            let acked = messages(run).compactMap { message -> MessageID? in
+                if case let .ack(id, _)? = message { return id } else { return nil }
+            }
+            #expect(acked == (1...20).map { .number(String($0)) }, "every step acked, in order: \(acked)")
+            #expect(!run.stdoutLines.contains { $0.contains("dynclient-end") }, "the closing ping's pong is not printed")
+        }
+
         @Test(.timeLimit(.minutes(5))) func tapMovesTheItemInThePrintedSnapshots() throws {
             let server = try ServerProcess(["--scene", "empty"])
             // An instantaneous tap 50 pt right of the centre: magnitude 0.25, a velocity change of 25 pt/s.
