@@ -6,8 +6,9 @@ import NetLoop
 /// `dynserver replay FILE --serve` (docs/PROTOCOL.md, "Replay"): the recording plays into room `replay` at
 /// `--speed` times real time while clients join it and watch.
 ///
-/// Guarantees: the room is created before the server prints that it listens, so a client that joins `replay`
-/// at once watches the recording from its start; the beat never steps it (the player does, on its own timer
+/// Guarantees: the room is created before the server prints that it listens, and the recording starts playing
+/// when the first client joins `replay`, so every first watcher sees it from its start however long it took
+/// to come; the beat never steps it (the player does, on its own timer
 /// on the loop thread), and its watchers may look (`ping`, `subscribe`, `hash`) but not change it; it is never
 /// unloaded; when the recording ends (or reaches `--until`) the room stays still with its last state, held
 /// (watchers see `held`), its watchers get the notice `replay finished at tick T`, and the log says how the
@@ -31,16 +32,22 @@ extension Server {
         rooms[room.name] = room
         roomOrder = rooms.values.sorted { $0.name < $1.name }
         let timer = try UVTimer(loop: loop)
-        let startNs = EventLoop.hrtimeNs
+        // Set when the first watcher is in the room: the recording's clock starts then.
+        var startNs: UInt64?
         let periodMs = UInt64(max(1, (1000 / header.tickHz).rounded()))
         var played: UInt64 = 0
-        log.notice("replaying \(replay.recording.entries.count) entries of room \(header.room) into room \(room.name) at \(replay.speed)x")
+        log.notice("replaying \(replay.recording.entries.count) entries of room \(header.room) into room \(room.name) at \(replay.speed)x once a client joins it")
         try timer.start(afterMs: periodMs, repeatMs: periodMs) { [unowned self] in
             guard !self.shuttingDown, self.rooms[room.name] === room else {
                 timer.close()
                 return
             }
-            let elapsed = Double(EventLoop.hrtimeNs &- startNs) / 1e9
+            if startNs == nil, !room.seats.isEmpty {
+                startNs = EventLoop.hrtimeNs
+                self.log.notice("replay started: a client joined room \(room.name)")
+            }
+            guard let started = startNs else { return }
+            let elapsed = Double(EventLoop.hrtimeNs &- started) / 1e9
             let due = UInt64(elapsed * header.tickHz * replay.speed)
             var more = true
             // At most a second of the recording (or that many entries) per timer pass, so a fast replay still
