@@ -53,6 +53,9 @@ extension Room {
         let gaveBack = isAtRest ? rest(nowNs: nowNs, audience: audience) : run(nowNs: nowNs, budgetNs: budgetNs, audience: audience)
         // The snapshot is encoded here too, so that a worker does it with the step and the loop only writes.
         if let paused = pending.snapshotPaused {
+            // A job that ran several ticks sends the state of its last one: the next keep-alive counts from
+            // the tick this paused snapshot says, not from the tick the world came to rest in.
+            if paused { lastKeepAliveTick = tick }
             pending.snapshot = makeSnapshotBatch(paused: paused, members: audience.snapshotMembers, clients: audience.clients)
         }
         return gaveBack
