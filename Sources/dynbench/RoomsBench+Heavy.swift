@@ -5,8 +5,9 @@ import NetLoop
 
 /// `dynbench rooms --mode heavy` (SPEC Part L): one heavy room beside `main`. A client creates `big`, fills
 /// it with `--bodies` 8×8 boxes, and then (1) holds it and sends `step --steps`, (2) lets them fall for
-/// `--seconds`; meanwhile a client in `main` (the default scene, full snapshots) counts its snapshots and pings
-/// every 100 ms. Per `--threads` value ("default" passes none): main's snapshots per second and ping
+/// `--seconds`; meanwhile a client in `main` (the default scene, full snapshots) counts its snapshots, pings
+/// every 100 ms and taps every 500 ms (so main never comes to rest: a resting room sends only keep-alives, and
+/// its snapshot rate would then say nothing about whether the heavy room delays it). Per `--threads` value ("default" passes none): main's snapshots per second and ping
 /// p50/p99/worst in each phase.
 extension RoomsBench {
     struct HeavyPhase {
@@ -72,8 +73,15 @@ extension RoomsBench {
         var nextPing = 0
         let start = EventLoop.hrtimeNs
         var lastPingNs: UInt64 = 0
+        var lastTapNs: UInt64 = 0
+        var taps = 0
         while !done(), EventLoop.hrtimeNs - start < UInt64(limit * 1e9) {
             let now = EventLoop.hrtimeNs
+            if now - lastTapNs >= 500_000_000 {
+                lastTapNs = now
+                taps += 1
+                try? main.send(#"{"type":"tap","x":\#(taps % 2 == 0 ? 200 : 600),"y":300}"#)
+            }
             if now - lastPingNs >= 100_000_000 {
                 nextPing += 1
                 sent[nextPing] = now

@@ -46,8 +46,14 @@ extension Server {
         }
     }
 
-    /// The end of a message applied after it waited: scenes first, then its replies.
+    /// The end of a message applied after it waited: scenes first, then its replies. While a room's waiting
+    /// inputs are being applied, this happens once for the whole batch when it ends, as for one read: a client
+    /// whose 3 000 spawns waited behind a tick gets one `scene`, not 3 000 growing ones.
     func settle(_ session: ClientSession) {
+        if settlesAfterDrain != nil {
+            if !settlesAfterDrain!.contains(where: { $0 === session }) { settlesAfterDrain!.append(session) }
+            return
+        }
         if isFree(session.room) { session.room.syncScene() }
         guard !session.closing else { return }
         session.flushReplies()

@@ -93,11 +93,18 @@ extension Server {
         let run = run(of: room)
         guard !run.draining else { return }
         run.draining = true
-        defer { run.draining = false }
+        let outerSettles = settlesAfterDrain
+        settlesAfterDrain = []
         while !run.waiting.isEmpty, !run.onWorker, room.longStep == nil {
             let body = run.waiting.removeFirst()
             body()
         }
+        // The batch's scene once (the room is on the loop until `submit` below), then each session's replies.
+        if !run.onWorker { room.syncScene() }
+        let settled = settlesAfterDrain ?? []
+        settlesAfterDrain = outerSettles
+        run.draining = false
+        for session in settled { settle(session) }
         if !run.onWorker, room.longStep != nil, !shuttingDown {
             submit(room, nowNs: EventLoop.hrtimeNs, budgetNs: UInt64(1e9 / config.tickHz))
         }

@@ -34,6 +34,9 @@ final class Server {
     private var workersDone: AsyncWaker?
     /// Where each room is (on a worker or here) and the inputs that wait for it.
     var roomRuns: [ObjectIdentifier: RoomRun] = [:]
+    /// The sessions whose waited inputs were applied by the `drainWaiting` in progress: their room's scene and
+    /// their replies go out once, when it ends (see `settle`).
+    var settlesAfterDrain: [ClientSession]?
     /// Called with every state a room's save job encoded (after the fleet's copy): a hook for the lifecycle.
     var onSaved: ((Room, SavedState) -> Void)?
     /// When the beat's timer is due (`dyn_loop_lag_seconds` is how late it fires).

@@ -95,6 +95,38 @@ extension EndToEnd {
             withExtendedLifetime(server) {}
         }
 
+        /// Inputs that waited for a busy room are applied as one batch, like one read: their structure changes
+        /// go out as one `scene` ahead of their acks, not one growing `scene` per spawn (300 spawns behind a
+        /// `step` once cost 300 scenes, and 3 000 of them hundreds of megabytes).
+        @Test func spawnsThatWaitedBehindAStepGetOneSceneAheadOfTheirAcks() throws {
+            let server = try ServerProcess(["--rate", "1000000", "--burst", "1000000"])
+            let client = try server.connect()
+            _ = client.join()
+            _ = try #require(try client.joinRoom("w", #""scene":"empty""#, id: 1).ack)
+            #expect(try client.ack(#"{"type":"pause","id":2}"#, id: 2) != nil)
+            _ = try client.messagesUntilPong(id: 3)
+            // One write: the step makes the room busy, so every spawn behind it waits in order for its ack.
+            let spawns = 300
+            var batch = #"{"type":"step","id":10,"ticks":120}"# + "\n"
+            for i in 0..<spawns {
+                batch += #"{"type":"spawn","id":\#(1000 + i),"shape":"rect","width":8,"height":8,"x":\#(10 + Double(i % 80) * 9),"y":\#(10 + Double(i / 80) * 9)}"# + "\n"
+            }
+            try client.send(String(batch.dropLast()))
+            let seen = try client.messagesUntilPong(id: 11, timeout: 60)
+            let scenes = seen.compactMap { message -> SceneInfo? in if case .scene(let scene) = message { scene } else { nil } }
+            let acks = seen.compactMap { message -> Int? in
+                if case .ack(.number(let id)?, _) = message { Int(id) } else { nil }
+            }
+            #expect(acks == [10] + (0..<spawns).map { 1000 + $0 }, "the step's ack, then every spawn's in order")
+            #expect((1...2).contains(scenes.count), "\(scenes.count) scenes for \(spawns) spawns that waited")
+            #expect(scenes.last?.bodies.count == spawns)
+            // The scene goes out ahead of the first spawn's ack.
+            let firstScene = seen.firstIndex { if case .scene = $0 { true } else { false } }
+            let firstSpawnAck = seen.firstIndex { if case .ack(.number("1000")?, _) = $0 { true } else { false } }
+            #expect(firstScene != nil && firstSpawnAck != nil && firstScene! < firstSpawnAck!)
+            withExtendedLifetime(server) {}
+        }
+
         @Test func aConnectionCreatesAtMostMaxRoomsPerClientAndTheAdminTokenIsExempt() throws {
             let server = try ServerProcess(["--admin-token", "boss", "--max-rooms-per-client", "2"])
             let client = try server.connect()
