@@ -97,10 +97,15 @@ extension PhysicsWorld {
         ccdCandidates.removeAll(keepingCapacity: true)
         var st: [Int32] = []
         swap(&st, &ccdStack)
+        var nodes: [Int32] = []
+        swap(&nodes, &ccdNodes)
+        nodes.removeAll(keepingCapacity: true)
+        // The queries only collect nodes: their closures capture nothing of the world (see `ccdNodes`).
         // The bullet pass sweeps against the other items only: the first pass already swept it against the
         // static tree.
         if !againstItems {
-            broadPhase.staticTree.query(box, stack: &st) { n in
+            broadPhase.staticTree.query(box, stack: &st) { n in nodes.append(n) }
+            for n in nodes {
                 let o = broadPhase.staticTree.userData(n)
                 if collidable(body: i, owner: o) { ccdCandidates.append(o) }
             }
@@ -108,7 +113,8 @@ extension PhysicsWorld {
             let reachOut = bulletReach
             let query = reachOut == 0 ? box : AABB(minX: box.minX - reachOut, minY: box.minY - reachOut,
                                                     maxX: box.maxX + reachOut, maxY: box.maxY + reachOut)
-            broadPhase.movableTree.query(query, stack: &st) { n in
+            broadPhase.movableTree.query(query, stack: &st) { n in nodes.append(n) }
+            for n in nodes {
                 let o = broadPhase.movableTree.userData(n)
                 let s = Int(solverSlot[Int(o)])
                 // Another bullet counts if the pair may cross and the two swept boxes overlap; anything else if
@@ -118,31 +124,10 @@ extension PhysicsWorld {
                 if near && collidable(body: i, owner: o) { ccdCandidates.append(o) }
             }
         }
+        swap(&nodes, &ccdNodes)
         swap(&st, &ccdStack)
-        var best = 1.0, hit: Int32 = -1
         guard !ccdCandidates.isEmpty else { return false }
-        let candidates = ccdCandidates
-        let m = ShapeGeometry.maxPolygonVertices
-        if ccdScratch.count < 4 * m { ccdScratch = [Vec2](repeating: .zero, count: 4 * m) }
-        var scratchArray: [Vec2] = []
-        swap(&scratchArray, &ccdScratch)
-        defer { swap(&scratchArray, &ccdScratch) }
-        scratchArray.withUnsafeMutableBufferPointer { buffer in
-        segmentVertices.withUnsafeBufferPointer { sv in
-        segmentNormals.withUnsafeBufferPointer { sn in
-            let base = buffer.baseAddress!
-            let scratch = SweepScratch(verticesA: base, normalsA: base + m, verticesB: base + 2 * m,
-                                       normalsB: base + 3 * m, segmentVertices: sv.baseAddress ?? UnsafePointer(base),
-                                       segmentNormals: sn.baseAddress ?? UnsafePointer(base))
-            for o in candidates {
-                if let t = timeOfImpact(body: i, dp: dp, da: da, against: o, before: best, scratch), t < best {
-                    best = t
-                    hit = o
-                }
-            }
-        }
-        }
-        }
+        let (best, hit) = firstImpact(body: i, dp: dp, da: da, candidates: ccdCandidates)
         guard best < 1 else { return false }
         // A bullet that meets another bullet stops it too, where it was at that fraction of its own motion: the
         // other one's sweep cannot find this meeting any more (this one no longer goes there), and running on it
@@ -153,6 +138,34 @@ extension PhysicsWorld {
         }
         stop(slot, at: best * stopFraction[slot])
         return true
+    }
+
+    /// The earliest impact of body `i` moving by `dp` and turning by `da` with one of `candidates`: its fraction
+    /// of the step (1: none) and whom it meets. Not mutating on purpose: its closures read the world in place,
+    /// where a mutating method's closures would copy all of it (see `ccdNodes`). The vertex scratch (4 × the
+    /// most vertices a shape may have) lives on the stack.
+    private func firstImpact(body i: Int, dp: Vec2, da: Double, candidates: [Int32]) -> (Double, Int32) {
+        var best = 1.0, hit: Int32 = -1
+        let m = ShapeGeometry.maxPolygonVertices
+        withUnsafeTemporaryAllocation(of: Vec2.self, capacity: 4 * m) { buffer in
+            let base = buffer.baseAddress!
+            base.initialize(repeating: .zero, count: 4 * m)
+            segmentVertices.withUnsafeBufferPointer { sv in
+                segmentNormals.withUnsafeBufferPointer { sn in
+                    let scratch = SweepScratch(verticesA: base, normalsA: base + m, verticesB: base + 2 * m,
+                                               normalsB: base + 3 * m,
+                                               segmentVertices: sv.baseAddress ?? UnsafePointer(base),
+                                               segmentNormals: sn.baseAddress ?? UnsafePointer(base))
+                    for o in candidates {
+                        if let t = timeOfImpact(body: i, dp: dp, da: da, against: o, before: best, scratch), t < best {
+                            best = t
+                            hit = o
+                        }
+                    }
+                }
+            }
+        }
+        return (best, hit)
     }
 
     /// Shortens the step's motion of solver slot `slot` to `fraction` of what the solver gave it.
