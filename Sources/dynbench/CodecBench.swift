@@ -33,9 +33,19 @@ struct CodecBench: ParsableCommand {
     @Option(help: "Keep each scenario's recorded snapshots in DIR/NAME.ndjson and reuse them when present (no server: for valgrind, which cannot start one).")
     var framesDir: String?
 
+    @Option(help: "Only encode this scenario's frames (a name of the sizes, or small_frame) --encode-rounds times in --encode-mode, for callgrind: valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*encodeCompactSequence*' (or '*encodePackedSequence*').")
+    var encodeCost: String?
+
+    @Option(help: "The mode of --encode-cost: compact, packed_tcp or packed_ws.")
+    var encodeMode = "compact"
+
     func run() throws {
         guard bodies > 0, encodes > 0, batches > 0, batchLines > 0 else {
             throw ValidationError("every count must be positive")
+        }
+        if let encodeCost {
+            try runEncodeCost(encodeCost)
+            return
         }
         let encode = measureEncode()
         let decode = try measureDecode()
@@ -44,12 +54,31 @@ struct CodecBench: ParsableCommand {
             let results = try WireSizes.scenarios().map {
                 try WireSizes.run($0, serverPath: serverPath, encodeRounds: encodeRounds, framesDir: framesDir).json($0.name)
             }
+            let small = FrameEncodeCost(frames: FrameEncodeCost.smallFrames(from: nil))
             sizes = ",\"sizes\":{" + results.joined(separator: ",") + "}"
+                + ",\"small_frame\":{\"encode_ns_per_frame\":" + WireSizes.json(WireSizes.encodeNs(small, rounds: encodeRounds)) + "}"
         }
         print(#"{"bench":"codec","snapshot_bodies":\#(bodies),"encode_us_median":\#(format(encode.median)),"#
             + #""encode_us_p99":\#(format(encode.p99)),"snapshot_bytes":\#(encode.bytes),"#
             + #""decode_lines_per_s":\#(Int(decode.linesPerSecond)),"decode_ns_per_line_median":\#(format(decode.median))"#
             + sizes + "}")
+    }
+
+    /// Encodes one scenario's frames in one mode, nothing else (see `encodeCost`); prints what it did.
+    private func runEncodeCost(_ name: String) throws {
+        guard let mode = FrameEncodeCost.Mode(rawValue: encodeMode) else { throw ValidationError("unknown --encode-mode \(encodeMode)") }
+        let frames: [Snapshot]
+        if name == "small_frame" {
+            frames = FrameEncodeCost.smallFrames(from: nil)
+        } else {
+            guard let scenario = WireSizes.scenarios().first(where: { $0.name == name }) else {
+                throw ValidationError("unknown scenario \(name)")
+            }
+            frames = try WireSizes.snapshots(WireSizes.lines(scenario, serverPath: serverPath, framesDir: framesDir))
+        }
+        let cost = FrameEncodeCost(frames: frames)
+        let bytes = cost.run(mode, rounds: encodeRounds)
+        print(#"{"bench":"codec","encode_cost":"\#(name)","mode":"\#(mode.rawValue)","frames":\#(cost.frameCount(rounds: encodeRounds)),"bytes":\#(bytes)}"#)
     }
 
     /// Microseconds per encode (median, p99) and the line's size.

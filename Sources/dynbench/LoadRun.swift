@@ -15,6 +15,8 @@ final class LoadRun {
         var link: LinkProxy.Shape?
         var interpBufferMs = 100.0
         var floodLinesPerS = 0
+        /// The server's HTTP port: its `dyn_snapshot_encode_seconds_total` is read before and after measuring.
+        var metricsPort: Int?
     }
 
     let port: Int, clientCount: Int, bodies: Int, seconds: Double, warmup: Double, serverPID: Int32?
@@ -68,18 +70,21 @@ final class LoadRun {
         }
         var cpuStart = 0.0, wallStart: UInt64 = 0, tickStart: UInt64 = 0, tickEnd: UInt64 = 0
         var cpuEnd: Double?
+        var encodeStart: [String: Double]?, encodeEnd: [String: Double]?
         let phase = try UVTimer(loop: loop)
         try phase.start(afterMs: UInt64(warmup * 1000)) { [unowned self] in
             self.measuring = true
             readers.forEach { $0.resetCounters() }
             flooder?.resetCounters()
             cpuStart = serverPID.flatMap(processCPUSeconds) ?? 0
+            encodeStart = options.metricsPort.flatMap(snapshotEncodeSeconds)
             tickStart = readers.map(\.lastTick).max() ?? 0
             wallStart = EventLoop.hrtimeNs
             try? phase.start(afterMs: UInt64(seconds * 1000)) { [unowned self] in
                 self.measuring = false
                 tickEnd = readers.map(\.lastTick).max() ?? 0
                 cpuEnd = serverPID.flatMap(processCPUSeconds)
+                encodeEnd = options.metricsPort.flatMap(snapshotEncodeSeconds)
                 phase.close()
                 readers.forEach { $0.finish() }
                 flooder?.finish()
@@ -118,6 +123,14 @@ final class LoadRun {
         if let cpuSeconds {
             fields.append("\"server_cpu_seconds\":\(r(cpuSeconds, 1000)),\"server_ticks\":\(ticks)")
             if ticks > 0 { fields.append("\"server_cpu_ms_per_tick\":\(r(cpuSeconds * 1000 / Double(ticks), 1000))") }
+        }
+        // Each mode's encoding alone (dyn_snapshot_encode_seconds_total): thread CPU, so physics and load do not blur it.
+        if let encodeStart, let encodeEnd {
+            let modes = ["full", "compact", "packed"].map { mode in
+                let spent = (encodeEnd[mode] ?? 0) - (encodeStart[mode] ?? 0)
+                return "\"\(mode)\":{\"seconds\":\(r(spent, 1e6))" + (ticks > 0 ? ",\"ms_per_tick\":\(r(spent * 1000 / Double(ticks), 1e4))" : "") + "}"
+            }
+            fields.append("\"server_encode\":{" + modes.joined(separator: ",") + "}")
         }
         if let flooder {
             fields.append("\"flooder\":{\"lines_per_s_offered\":\(options.floodLinesPerS),\"sent_bytes_per_s\":\(Int(Double(flooder.sentBytes) / seconds)),\"received_bytes_per_s\":\(Int(Double(flooder.receivedBytes) / seconds)),\"rate_limited\":\(flooder.rateLimited)}")

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import NetProtocol
 
 /// `dynbench server`: N real TCP clients against a release `dynserver` with M moving bodies; reports each
@@ -33,7 +36,7 @@ struct ServerBench: ParsableCommand {
     func run() throws {
         // A flood is measured against the default command rate; the world is still built within one burst.
         let limits = floodLinesPerS > 0 ? ["--rate", "120", "--burst", "\(bodies + 100)"] : ["--rate", "1000000", "--burst", "1000000"]
-        let server = try port == nil ? BenchServer.start(path: serverPath, clients: clients, limits: limits) : nil
+        let server = try port == nil ? BenchServer.start(path: serverPath, clients: clients, limits: limits, http: true) : nil
         defer { server?.stop() }
         let targetPort = port ?? server!.port
         var options = LoadRun.Options()
@@ -43,6 +46,7 @@ struct ServerBench: ParsableCommand {
         options.link = linkDelayMs.map { LinkProxy.Shape(delayMs: $0, jitterMs: linkJitterMs, rateKbit: linkRateKbit) }
         options.interpBufferMs = interpBufferMs
         options.floodLinesPerS = floodLinesPerS
+        options.metricsPort = server?.httpPort
         let load = try LoadRun(port: targetPort, clients: clients, bodies: bodies, seconds: seconds, warmup: warmup,
                                serverPID: server?.pid, options: options)
         let result = try load.run()
@@ -54,26 +58,30 @@ struct ServerBench: ParsableCommand {
 final class BenchServer {
     let process: Process
     let port: Int
+    /// The HTTP port (/metrics) when started with `http`.
+    let httpPort: Int?
     var pid: Int32 { process.processIdentifier }
 
-    private init(process: Process, port: Int) {
+    private init(process: Process, port: Int, httpPort: Int?) {
         self.process = process
         self.port = port
+        self.httpPort = httpPort
     }
 
-    static func start(path: String?, clients: Int, limits: [String]) throws -> BenchServer {
+    /// `http`: also open the HTTP port (any free one), for /metrics.
+    static func start(path: String?, clients: Int, limits: [String], http: Bool = false) throws -> BenchServer {
         let exe = path ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("dynserver").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: exe)
         process.arguments = ["--port", "0", "--scene", "empty", "--world", "4000x3000", "--max-clients", "\(clients + 8)",
-                             "--log-level", "warning", "--no-http"] + limits
+                             "--log-level", "warning"] + (http ? ["--http-port", "0"] : ["--no-http"]) + limits
         let out = Pipe()
         process.standardOutput = out
         try process.run()
         var text = ""
         let handle = out.fileHandleForReading
-        while !text.contains("\n") {
+        while text.filter({ $0 == "\n" }).count < (http ? 2 : 1) {
             let data = handle.availableData
             if data.isEmpty { throw ValidationError("dynserver exited before listening") }
             text += String(decoding: data, as: UTF8.self)
@@ -81,7 +89,12 @@ final class BenchServer {
         guard let portText = text.split(separator: "\n").first?.split(separator: ":").last, let port = Int(portText) else {
             throw ValidationError("unexpected first line from dynserver: \(text)")
         }
-        return BenchServer(process: process, port: port)
+        // The second line: `dynserver http on http://HOST:PORT/`.
+        let httpPort = http ? text.split(separator: "\n").dropFirst().first.flatMap { line in
+            line.split(separator: ":").last.flatMap { Int($0.filter(\.isNumber)) }
+        } : nil
+        if http, httpPort == nil { throw ValidationError("unexpected second line from dynserver: \(text)") }
+        return BenchServer(process: process, port: port, httpPort: httpPort)
     }
 
     func stop() {
@@ -99,4 +112,17 @@ func processCPUSeconds(_ pid: Int32) -> Double? {
     // After the command name: state is field 3; utime and stime are fields 14 and 15 (1-based).
     guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// Each mode's `dyn_snapshot_encode_seconds_total` from a server's /metrics (nil when it does not answer).
+func snapshotEncodeSeconds(httpPort: Int) -> [String: Double]? {
+    guard let url = URL(string: "http://127.0.0.1:\(httpPort)/metrics"),
+          let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+    var seconds: [String: Double] = [:]
+    for line in text.split(separator: "\n") where line.hasPrefix("dyn_snapshot_encode_seconds_total{mode=\"") {
+        let parts = line.dropFirst("dyn_snapshot_encode_seconds_total{mode=\"".count).split(separator: "\"")
+        guard parts.count == 2, let value = Double(parts[1].drop { $0 == "}" || $0 == " " }) else { continue }
+        seconds[String(parts[0])] = value
+    }
+    return seconds
 }

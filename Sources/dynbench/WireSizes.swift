@@ -22,7 +22,8 @@ struct WireSizes {
         var frames = 0
         var moving = 0
         var full = 0, compact = 0, packedTCP = 0, packedWS = 0
-        var compactNs = 0.0, packedNs = 0.0
+        /// Wall ns per frame of each `FrameEncodeCost.Mode` (callgrind's instruction counts are the load-robust figure).
+        var encodeNs: [FrameEncodeCost.Mode: Double] = [:]
 
         func perMoving(_ bytes: Int) -> String { moving == 0 ? "null" : String((Double(bytes) / Double(moving) * 10).rounded() / 10) }
 
@@ -30,7 +31,7 @@ struct WireSizes {
             "\"\(name)\":{\"frames\":\(frames),\"moving_bodies\":\(moving),"
                 + "\"bytes_per_moving_body\":{\"full\":\(perMoving(full)),\"compact\":\(perMoving(compact)),"
                 + "\"packed_tcp\":\(perMoving(packedTCP)),\"packed_ws\":\(perMoving(packedWS))},"
-                + "\"encode_ns_per_frame\":{\"compact\":\(Int(compactNs)),\"packed\":\(Int(packedNs))}}"
+                + "\"encode_ns_per_frame\":" + WireSizes.json(encodeNs) + "}"
         }
     }
 
@@ -57,16 +58,7 @@ struct WireSizes {
 
     /// Runs one scenario on its own server (or reads what an earlier run kept in `framesDir`) and measures it.
     static func run(_ scenario: Scenario, serverPath: String?, encodeRounds: Int, framesDir: String? = nil) throws -> Result {
-        let file = framesDir.map { "\($0)/\(scenario.name).ndjson" }
-        if let file, let text = try? String(contentsOfFile: file, encoding: .utf8) {
-            let lines = text.split(separator: "\n").map { Array($0.utf8) + [0x0A] }
-            return try measure(lines, encodeRounds: encodeRounds)
-        }
-        let lines = try record(scenario, serverPath: serverPath)
-        if let file {
-            try String(decoding: lines.joined(), as: UTF8.self).write(toFile: file, atomically: true, encoding: .utf8)
-        }
-        return try measure(lines, encodeRounds: encodeRounds)
+        try measure(lines(scenario, serverPath: serverPath, framesDir: framesDir), encodeRounds: encodeRounds)
     }
 
     /// The full snapshot lines of the scenario's frames, from a held server stepped one frame at a time.
@@ -99,15 +91,32 @@ struct WireSizes {
         return lines
     }
 
-    /// Sizes (and encode times) of the frames after the first, each against the one before it.
-    static func measure(_ lines: [[UInt8]], encodeRounds: Int) throws -> Result {
-        var snapshots: [Snapshot] = []
-        for line in lines {
+    /// The snapshots of recorded `snapshot` lines.
+    static func snapshots(_ lines: [[UInt8]]) throws -> [Snapshot] {
+        try lines.map { line in
             guard case let .snapshot(snapshot)? = line.withUnsafeBytes({ ServerMessage.decode($0) }) else {
                 throw ValidationError("a recorded snapshot does not decode")
             }
-            snapshots.append(snapshot)
+            return snapshot
         }
+    }
+
+    /// The recorded lines of `scenario` (kept in `framesDir`, or recorded now and kept there).
+    static func lines(_ scenario: Scenario, serverPath: String?, framesDir: String?) throws -> [[UInt8]] {
+        let file = framesDir.map { "\($0)/\(scenario.name).ndjson" }
+        if let file, let text = try? String(contentsOfFile: file, encoding: .utf8) {
+            return text.split(separator: "\n").map { Array($0.utf8) + [0x0A] }
+        }
+        let lines = try record(scenario, serverPath: serverPath)
+        if let file {
+            try String(decoding: lines.joined(), as: UTF8.self).write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        return lines
+    }
+
+    /// Sizes (and encode times) of the frames after the first, each against the one before it.
+    static func measure(_ lines: [[UInt8]], encodeRounds: Int) throws -> Result {
+        let snapshots = try snapshots(lines)
         let poses = snapshots.map { s in s.bodies.withUnsafeBufferPointer { PoseTable(tick: s.tick, bodies: $0) } }
         let packed = zip(poses, snapshots).map { PackedTable($0, time: $1.time) }
         var result = Result()
@@ -126,29 +135,29 @@ struct WireSizes {
             result.packedTCP += PackedLine.encode(tick: s.tick, frame: frame).count
             result.packedWS += frame.count + (frame.count < 126 ? 2 : frame.count < 65_536 ? 4 : 10)
         }
-        // Encoding time of a whole frame as the server does it: from the rounded table (shared by both) on.
+        result.encodeNs = encodeNs(FrameEncodeCost(frames: snapshots), rounds: encodeRounds)
+        return result
+    }
+
+    /// Wall ns per frame of each mode, the modes interleaved round by round.
+    static func encodeNs(_ cost: FrameEncodeCost, rounds: Int) -> [FrameEncodeCost.Mode: Double] {
         let clock = ContinuousClock()
         var sink = 0
-        var compactTime = Duration.zero, packedTime = Duration.zero
-        for _ in 0..<encodeRounds {
-            let a = clock.now
-            for i in 1..<snapshots.count {
-                sink &+= FrameEncoder.encode(poses[i], base: poses[i - 1], time: snapshots[i].time, paused: false,
-                                             clients: 1, drags: []).count
+        var total: [FrameEncodeCost.Mode: Duration] = [:]
+        for _ in 0..<max(1, rounds) {
+            for mode in FrameEncodeCost.Mode.allCases {
+                let start = clock.now
+                sink &+= cost.run(mode, rounds: 1)
+                total[mode, default: .zero] += clock.now - start
             }
-            let b = clock.now
-            for i in 1..<snapshots.count {
-                let current = PackedTable(poses[i], time: snapshots[i].time)
-                sink &+= PackedEncoder.encode(current, base: packed[i - 1], previous: i >= 2 ? packed[i - 2] : nil,
-                                              paused: false, held: false, clients: 1, drags: []).count
-            }
-            packedTime += clock.now - b
-            compactTime += b - a
         }
-        let encodes = Double(max(1, encodeRounds * (snapshots.count - 1)))
-        result.compactNs = nanoseconds(compactTime) / encodes
-        result.packedNs = nanoseconds(packedTime) / encodes + (sink == -1 ? 1 : 0)
-        return result
+        let frames = Double(max(1, cost.frameCount(rounds: max(1, rounds))))
+        return total.mapValues { nanoseconds($0) / frames + (sink == -1 ? 1 : 0) }
+    }
+
+    /// `{"compact":N,"packed_tcp":N,"packed_ws":N}`.
+    static func json(_ ns: [FrameEncodeCost.Mode: Double]) -> String {
+        "{" + FrameEncodeCost.Mode.allCases.map { "\"\($0.rawValue)\":\(Int(ns[$0] ?? 0))" }.joined(separator: ",") + "}"
     }
 
     private static func nanoseconds(_ duration: Duration) -> Double {

@@ -40,4 +40,8 @@ extension Server: RoomFront {
     func skippedTicks(_ n: UInt64) { metrics.ticksSkipped += n }
 
     func sentSnapshot(bytes: Int, clients: Int) { metrics.sentSnapshot(bytes: bytes, clients: clients) }
+
+    func takesBinaryFrames(client: Int) -> Bool { sessions[client]?.connection is WebSocketTransport }
+
+    func encodedSnapshots(_ mode: Subscription.Snapshots, seconds: Double) { metrics.encodedSnapshots(mode, seconds: seconds) }
 }

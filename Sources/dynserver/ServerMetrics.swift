@@ -17,6 +17,9 @@ final class ServerMetrics {
     private(set) var commands: [String: UInt64] = Dictionary(uniqueKeysWithValues: ServerMetrics.commandTypes.map { ($0, 0) })
     private(set) var errors: [String: UInt64] = Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { ($0.rawValue, 0) })
     private(set) var snapshotBytes: UInt64 = 0
+    /// Thread CPU seconds spent encoding snapshots, by mode (`full`, `compact`, `packed`), on the workers and
+    /// the loop, summed on the loop as each batch is written.
+    private(set) var snapshotEncodeSeconds: [String: Double] = ["full": 0, "compact": 0, "packed": 0]
     /// Snapshots and frames a newer one replaced while they still waited unsent for a slow client (the
     /// client skips them; docs/PROTOCOL.md, backpressure).
     var snapshotsSuperseded: UInt64 = 0
@@ -69,6 +72,7 @@ final class ServerMetrics {
     func command(_ type: String) { commands[type, default: 0] += 1 }
     func error(_ code: ErrorCode) { errors[code.rawValue, default: 0] += 1 }
     func sentSnapshot(bytes: Int, clients: Int) { snapshotBytes += UInt64(bytes * clients) }
+    func encodedSnapshots(_ mode: Subscription.Snapshots, seconds: Double) { snapshotEncodeSeconds[mode.rawValue, default: 0] += seconds }
     func httpResponded(status: Int) { httpResponses[status, default: 0] += 1 }
     func httpEvicted(_ count: Int) { httpEvictions += UInt64(count) }
     func httpRequestTimedOut() { httpTimeouts += 1 }
@@ -103,6 +107,10 @@ extension Server {
         out.sample("dyn_step_seconds_count", [], Double(metrics.stepCount))
         out.family("dyn_snapshot_bytes_total", "counter", "Snapshot bytes queued to clients (each client counted).")
         out.sample("dyn_snapshot_bytes_total", [], Double(metrics.snapshotBytes))
+        out.family("dyn_snapshot_encode_seconds_total", "counter", "Thread CPU seconds spent encoding snapshots and frames, by mode (full, compact, packed).")
+        for (mode, seconds) in metrics.snapshotEncodeSeconds.sorted(by: { $0.key < $1.key }) {
+            out.sample("dyn_snapshot_encode_seconds_total", [("mode", mode)], seconds)
+        }
         out.family("dyn_snapshots_superseded_total", "counter", "Snapshots and frames replaced by a newer one while still unsent to a slow client (each client counted).")
         out.sample("dyn_snapshots_superseded_total", [], Double(metrics.snapshotsSuperseded))
         out.family("dyn_commands_total", "counter", "Client commands decoded and accepted by the rate limit, by type.")

@@ -27,6 +27,20 @@ import Testing
         func stepped(seconds: Double) { if inJob { callsInJob += 1 } }
         func skippedTicks(_ n: UInt64) { if inJob { callsInJob += 1 } }
         func sentSnapshot(bytes: Int, clients: Int) { if inJob { callsInJob += 1 } }
+        /// The packed outputs written, in order (by identity: which of a batch's frames went out).
+        var packedWritten: [PackedOutput] = []
+        /// `encodedSnapshots` seconds by mode.
+        var encoded: [Subscription.Snapshots: Double] = [:]
+
+        func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
+            packedWritten.append(packed)
+            write(packed.line, kind: kind, to: client)
+            return packed.line.count
+        }
+        func encodedSnapshots(_ mode: Subscription.Snapshots, seconds: Double) {
+            if inJob { callsInJob += 1 }
+            encoded[mode, default: 0] += seconds
+        }
 
         /// The top-level fields of `client`'s writes of `type`.
         func messages(of client: Int, type: String) -> [[(String, JSONValue)]] {
@@ -83,6 +97,26 @@ import Testing
         #expect(front.messages(of: full.id, type: "snapshot").count == 1)
         #expect(front.messages(of: compact.id, type: "frame").count == 1)
         #expect(front.messages(of: packed.id, type: "packed").count == 1)
+        // Each mode's encoding time reaches the front as the batch is written (the job's CPU time, not zero).
+        #expect(Set(front.encoded.keys) == [.full, .compact, .packed])
+        #expect(front.encoded.values.allSatisfy { $0 > 0 }, "\(front.encoded)")
+    }
+
+    /// The same for packed frames: the job encodes one frame per pair of tables the member may hold, and the
+    /// write picks the frame for the pair it holds then (the very object the job made, nothing encoded again).
+    @Test(arguments: [false, true]) mutating func aPackedFrameQueuedDuringTheJobIsPickedNotEncodedAgain(stillQueued: Bool) throws {
+        let packed = seat(3, .packed)
+        jobWithSnapshot()
+        room.deliverAdvance()
+        front.queued = [packed.id]
+        jobWithSnapshot()
+        let batch = try #require(room.pending.snapshot)
+        #expect(batch.packedFrames.count == 2, "one frame per pair it may hold")
+        if !stillQueued { front.queued = [] }
+        room.deliverAdvance()
+        // Still queued: it holds the pair it held at the job (the first); else the queued frame's (the second).
+        let written = try #require(front.packedWritten.last)
+        #expect(written === batch.packedFrames[stillQueued ? 0 : 1].output)
     }
 
     /// A compact frame still queued when the job starts may leave before the write, or not: the member gets a

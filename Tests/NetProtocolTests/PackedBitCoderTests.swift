@@ -2,14 +2,16 @@ import Testing
 @testable import NetProtocol
 
 /// The bit coder of packed frames (docs/PROTOCOL.md, "packed"): fixed fields, Exp-Golomb codes of every
-/// order at the edges of each code length, signed values, and random round trips.
+/// order at the edges of each code length, signed values, and random round trips, written by `PackedBitSink`
+/// (the encoder's one writer) and read by `PackedBitReader`; the sink's bytes equal the plain reference
+/// writer's for every call.
 @Suite(.timeLimit(.minutes(1))) struct PackedBitCoderTests {
     private func bits(_ bytes: [UInt8], count: Int) -> String {
         String(bytes.flatMap { byte in (0..<8).map { (byte >> (7 - $0)) & 1 == 1 ? "1" : "0" } }.prefix(count))
     }
 
     @Test func fixedFieldsAreWrittenMostSignificantBitFirstAndPaddedWithZeros() throws {
-        var w = PackedBitWriter()
+        var w = SinkWriter()
         w.write(0b101, bits: 3)
         w.write(true)
         w.write(0xABCD, bits: 16)
@@ -29,11 +31,11 @@ import Testing
     @Test func golombOrderZeroHasTheTextbookCodes() {
         let expected: [UInt64: String] = [0: "1", 1: "010", 2: "011", 3: "00100", 6: "00111", 7: "0001000"]
         for (value, code) in expected {
-            var w = PackedBitWriter()
+            var w = SinkWriter()
             w.golomb(value, k: 0)
             #expect(bits(w.bytes, count: w.bitCount) == code, "value \(value)")
         }
-        var w = PackedBitWriter()
+        var w = SinkWriter()
         w.golomb(5, k: 2)  // q = 1 -> "010", then the low two bits "01"
         #expect(bits(w.bytes, count: w.bitCount) == "01001")
     }
@@ -45,7 +47,7 @@ import Testing
                 let edge = (UInt64(1) << UInt64(length)) - 1  // the last value of one length
                 values += [edge, edge &+ 1, edge << UInt64(min(k, 63 - length))]
             }
-            var w = PackedBitWriter()
+            var w = SinkWriter()
             for value in values { w.golomb(value, k: k) }
             var r = PackedBitReader(w.bytes)
             for value in values { #expect(try r.golomb(k: k) == value, "k \(k) value \(value)") }
@@ -55,7 +57,7 @@ import Testing
 
     @Test func codeLengthsGrowByTwoBitsAtEachPowerOfTwoOfTheQuotient() {
         func length(_ value: UInt64, _ k: Int) -> Int {
-            var w = PackedBitWriter()
+            var w = SinkWriter()
             w.golomb(value, k: k)
             return w.bitCount
         }
@@ -74,7 +76,7 @@ import Testing
         #expect([0, -1, 1, -2, 2].map(PackedCodes.zigzag) == [0, 1, 2, 3, 4])
         let values: [Int64] = [0, 1, -1, 63, -64, 64, Int64.max, Int64.min, Int64.min + 1, 1 << 40, -(1 << 40)]
         for k in [0, 1, 4, 15, 63] {
-            var w = PackedBitWriter()
+            var w = SinkWriter()
             for value in values { w.signedGolomb(value, k: k) }
             var r = PackedBitReader(w.bytes)
             for value in values { #expect(try r.signedGolomb(k: k) == value) }
@@ -92,7 +94,7 @@ import Testing
                 let value = width == 0 ? 0 : UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64(64 - width)
                 fields.append((kind, Int.random(in: 0...15, using: &generator), value))
             }
-            var w = PackedBitWriter()
+            var w = SinkWriter()
             for field in fields {
                 switch field.kind {
                 case 0: w.write(field.value, bits: 64 - field.value.leadingZeroBitCount)
@@ -118,14 +120,14 @@ import Testing
         var zeros = PackedBitReader([UInt8](repeating: 0, count: 20))
         #expect(throws: PackedDecodeError.self) { try zeros.golomb(k: 0) }
         // 64 zeros, a one, then a non-zero 64-bit rest: more than 64 bits.
-        var w = PackedBitWriter()
+        var w = SinkWriter()
         w.write(0, bits: 64)
         w.write(1, bits: 1)
         w.write(1, bits: 64)
         var big = PackedBitReader(w.bytes)
         #expect(throws: PackedDecodeError.self) { try big.golomb(k: 0) }
         // A value whose order-k shift would overflow.
-        w = PackedBitWriter()
+        w = SinkWriter()
         w.golomb(UInt64.max, k: 0)
         w.write(0, bits: 3)
         var shifted = PackedBitReader(w.bytes)
@@ -177,7 +179,7 @@ import Testing
                 let edge = (UInt64(1) << UInt64(length)) - 1
                 values += [edge, edge &+ 1, edge << UInt64(min(k, 63 - length))]
             }
-            var w = PackedBitWriter()
+            var w = PackedReferenceBitWriter()
             for value in values { w.golomb(value, k: k) }
             // Each code is at most 2 * 64 + 1 + k bits; three odd fixed fields shift every code off the byte grid.
             let sunk = sinkBytes({ sink in
@@ -190,7 +192,7 @@ import Testing
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
-            var w = PackedBitWriter()
+            var w = PackedReferenceBitWriter()
             var ops: [(UInt64, Int, Int?)] = []
             for _ in 0..<Int.random(in: 0...60, using: &generator) {
                 let value = UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator)
@@ -211,5 +213,30 @@ import Testing
             }, bits: w.bitCount)
             #expect(sunk == w.bytes)
         }
+    }
+}
+
+/// `PackedBitSink` over a buffer big enough for any of these tests' writes, with a growing writer's calls.
+struct SinkWriter {
+    private final class Buffer {
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+        deinit { bytes.deallocate() }
+    }
+    private let buffer = Buffer()
+    private var sink: PackedBitSink
+
+    init() { sink = PackedBitSink(buffer.bytes) }
+
+    mutating func write(_ value: UInt64, bits: Int) { sink.write(value, bits: bits) }
+    mutating func write(_ flag: Bool) { sink.write(flag ? 1 : 0, bits: 1) }
+    mutating func golomb(_ value: UInt64, k: Int) { sink.golomb(value, k: k) }
+    mutating func signedGolomb(_ value: Int64, k: Int) { sink.signedGolomb(value, k: k) }
+    var bitCount: Int { sink.bitCount }
+
+    /// Every bit written so far, the last byte padded with zeros.
+    var bytes: [UInt8] {
+        var finished = sink
+        let count = finished.finish()
+        return Array(buffer.bytes[0..<count])
     }
 }

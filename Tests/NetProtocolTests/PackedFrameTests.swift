@@ -196,16 +196,16 @@ import Testing
         #expect(throws: PackedDecodeError.self) { try applier.apply(key + [0]) }
         #expect(throws: PackedDecodeError.self) { try applier.apply([0x81]) }
         // A delta listing a body past the baseline's end.
-        var w = PackedBitWriter()
+        var w = PackedReferenceBitWriter()
         w.write(0, bits: 8); w.golomb(1, k: 0); w.signedGolomb(0, k: 4); w.golomb(1, k: 0)
         w.golomb(1, k: 0); for _ in 0..<4 { w.write(0, bits: 4) }
         w.golomb(50, k: 0); w.golomb(0, k: 0); w.golomb(0, k: 0); w.golomb(0, k: 0)
         #expect(throws: PackedDecodeError.self) { try applier.apply(w.bytes) }
         // A keyframe claiming a billion bodies, a drag name that is not UTF-8.
-        w = PackedBitWriter()
+        w = PackedReferenceBitWriter()
         w.write(0x80, bits: 8); w.golomb(1, k: 0); w.signedGolomb(0, k: 0); w.golomb(0, k: 0); w.golomb(1_000_000_000, k: 0)
         #expect(throws: PackedDecodeError.self) { try applier.apply(w.bytes) }
-        w = PackedBitWriter()
+        w = PackedReferenceBitWriter()
         w.write(0x90, bits: 8); w.golomb(1, k: 0); w.signedGolomb(0, k: 0); w.golomb(0, k: 0)
         w.golomb(1, k: 0); w.signedGolomb(1, k: 0); w.golomb(1, k: 0); w.write(0xFF, bits: 8); w.signedGolomb(1, k: 0)
         for _ in 0..<4 { w.signedGolomb(0, k: 8) }

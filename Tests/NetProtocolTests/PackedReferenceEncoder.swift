@@ -1,6 +1,6 @@
 @testable import NetProtocol
 
-/// The packed encoder written the plain way (docs/PROTOCOL.md, "packed"): `PackedBitWriter`, `PackedPredictor`
+/// The packed encoder written the plain way (docs/PROTOCOL.md, "packed"): `PackedReferenceBitWriter`, `PackedPredictor`
 /// and one array per column, as the format reads. `PackedEncoder` must write the very same bytes faster.
 enum PackedReferenceEncoder {
     static func deltaBase(_ current: PackedTable, _ base: PackedTable?) -> PackedTable? {
@@ -10,7 +10,7 @@ enum PackedReferenceEncoder {
     static func encode(_ current: PackedTable, base: PackedTable?, previous: PackedTable?, paused: Bool,
                               held: Bool, clients: Int, drags: [DragInfo]) -> [UInt8] {
         let delta = deltaBase(current, base) != nil
-        var w = PackedBitWriter(capacity: 16 + current.count * (delta ? 4 : 8))
+        var w = PackedReferenceBitWriter(capacity: 16 + current.count * (delta ? 4 : 8))
         var flags: UInt64 = delta ? 0 : PackedLayout.keyframeFlag
         if paused { flags |= PackedLayout.pausedFlag }
         if held { flags |= PackedLayout.heldFlag }
@@ -33,7 +33,7 @@ enum PackedReferenceEncoder {
         return w.bytes
     }
 
-    private static func writeDrags(_ drags: [DragInfo], into w: inout PackedBitWriter) {
+    private static func writeDrags(_ drags: [DragInfo], into w: inout PackedReferenceBitWriter) {
         w.golomb(UInt64(drags.count), k: 0)
         for drag in drags {
             w.signedGolomb(Int64(drag.client), k: 0)
@@ -48,7 +48,7 @@ enum PackedReferenceEncoder {
     }
 
     /// A keyframe's bodies: id gaps and the quantized poses themselves (predicted as 0).
-    private static func writeAll(_ current: PackedTable, into w: inout PackedBitWriter) {
+    private static func writeAll(_ current: PackedTable, into w: inout PackedReferenceBitWriter) {
         var columns = Columns(capacity: current.count)
         var previousID = 0
         for i in 0..<current.count {
@@ -62,7 +62,7 @@ enum PackedReferenceEncoder {
 
     /// A delta's bodies: index gaps and the difference from each listed body's prediction.
     private static func writeChanges(_ current: PackedTable, base: PackedTable, previous: PackedTable?,
-                                     into w: inout PackedBitWriter) {
+                                     into w: inout PackedReferenceBitWriter) {
         var columns = Columns(capacity: min(current.count, 256))
         let predictor = PackedPredictor(tick: current.tick, base: base, previous: previous)
         let cx = current.x, cy = current.y, ca = current.angle
@@ -96,7 +96,7 @@ enum PackedReferenceEncoder {
             angles.append(PackedCodes.zigzag(angle))
         }
 
-        func write(into w: inout PackedBitWriter) {
+        func write(into w: inout PackedReferenceBitWriter) {
             w.golomb(UInt64(gaps.count), k: 0)
             guard !gaps.isEmpty else { return }
             let orders = [gaps, xs, ys, angles].map(Columns.order)

@@ -63,12 +63,13 @@ package struct ClientFeed {
         return [confirmed, sent]
     }
 
-    /// The same for packed frames: the baseline and its previous table, as held now or once the queued frame
-    /// left.
-    func packedCandidates() -> [(base: PackedTable?, previous: PackedTable?)] {
+    /// The same for packed frames: the baseline and its previous table as held now, and as held once the
+    /// queued frame left (nil when none is queued).
+    func packedCandidates() -> (held: (base: PackedTable?, previous: PackedTable?),
+                                queued: (base: PackedTable?, previous: PackedTable?)?) {
         let held = (base: packedConfirmed?.table, previous: packedConfirmed?.base)
-        guard let packedSent, packedSent.table !== packedConfirmed?.table else { return [held] }
-        return [held, (packedSent.table, packedSent.base)]
+        guard let packedSent, packedSent.table !== packedConfirmed?.table else { return (held, nil) }
+        return (held, (packedSent.table, packedSent.base))
     }
 
     /// The tables the next packed frame must be relative to: the baseline the client holds and the one that

@@ -25,6 +25,8 @@ package final class Room {
     /// What each member has been sent of this room's state, by client id: the room's own, never the seat's, so
     /// a worker encoding this room's frames and another room taking the same seat never share it.
     package var feeds: [Int: ClientFeed] = [:]
+    /// The room's packed encoder: its table pool and scratch serve every frame (Room+Frames), one thread at a time.
+    package let packedEncoder = PackedFrameEncoder()
     /// Given to the room's creator; whoever joins with it is admin in the room. nil for `main`.
     package var roomToken: String?
     /// Where the room is saved (`--state-dir`, or `--state` for `main`); nil: not saved.

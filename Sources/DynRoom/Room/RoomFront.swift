@@ -23,9 +23,19 @@ package protocol RoomFront: AnyObject {
     func stepped(seconds: Double)
     /// `dyn_snapshot_bytes_total`.
     func sentSnapshot(bytes: Int, clients: Int)
+    /// True when `client`'s transport takes packed frames as binary messages (WebSocket), not as lines.
+    func takesBinaryFrames(client: Int) -> Bool
+    /// `dyn_snapshot_encode_seconds_total`: thread CPU seconds spent encoding one batch's `mode` snapshots.
+    func encodedSnapshots(_ mode: Subscription.Snapshots, seconds: Double)
 }
 
 extension RoomFront {
+    /// A front without WebSockets sends lines.
+    package func takesBinaryFrames(client: Int) -> Bool { false }
+
+    /// A front without metrics keeps no count.
+    package func encodedSnapshots(_ mode: Subscription.Snapshots, seconds: Double) {}
+
     /// A front without WebSockets sends every packed frame as a `packed` line.
     package func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
         write(packed.line, kind: kind, to: client)

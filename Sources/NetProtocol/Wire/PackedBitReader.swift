@@ -1,4 +1,4 @@
-/// Reads the bit codes `PackedBitWriter` writes, refusing anything that runs past the end or does not form
+/// Reads the bit codes `PackedBitSink` writes, refusing anything that runs past the end or does not form
 /// a code (docs/PROTOCOL.md, "packed").
 ///
 /// Guarantees: every read either returns the value written with the same code or throws
@@ -32,7 +32,7 @@ public struct PackedBitReader: Sendable {
 
     public mutating func readFlag() throws(PackedDecodeError) -> Bool { try read(bits: 1) == 1 }
 
-    /// An Exp-Golomb code of order `k` (see `PackedBitWriter.golomb`).
+    /// An Exp-Golomb code of order `k` (see `PackedBitSink.golomb`).
     public mutating func golomb(k: Int) throws(PackedDecodeError) -> UInt64 {
         var zeros = 0
         while try read(bits: 1) == 0 {

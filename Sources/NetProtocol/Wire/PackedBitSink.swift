@@ -1,11 +1,12 @@
-/// The packed encoder's bit output (docs/PROTOCOL.md, "packed"): the same codes as `PackedBitWriter`, written
-/// straight into a buffer the caller sized beforehand, a 64-bit word at a time.
+/// Writes the bit codes of packed frames (docs/PROTOCOL.md, "packed"), the encoder's one bit writer:
+/// fixed-width fields and Exp-Golomb codes, most significant bit first, straight into a buffer the caller
+/// sized beforehand, a 64-bit word at a time.
 ///
-/// Guarantees: the bytes written are exactly those `PackedBitWriter` writes for the same calls (most
-/// significant bit first, the last byte padded with zeros by `finish`); it writes at most
-/// `ceil(bits / 8) + 8` bytes from its start (8 bytes of slack for its whole-word stores), so a buffer of that
-/// size never overflows. Bounds are the caller's promise (`PackedEncoder` sizes the buffer from the codes'
-/// lengths), checked in debug builds.
+/// Guarantees: any `UInt64` (and any `Int64` through the signed codes) can be written, and `PackedBitReader`
+/// reads back exactly the values written with the same codes; `finish` pads the last byte with zeros. It
+/// writes at most `ceil(bits / 8) + 8` bytes from its start (8 bytes of slack for its whole-word stores), so
+/// a buffer of that size never overflows. Bounds are the caller's promise (`PackedEncoder` sizes the buffer
+/// from the codes' lengths), checked in debug builds.
 struct PackedBitSink {
     private let start: UnsafeMutablePointer<UInt8>
     private let end: UnsafeMutablePointer<UInt8>
@@ -60,7 +61,12 @@ struct PackedBitSink {
         return ((w &<< UInt64(k)) | low, total)
     }
 
-    /// Exp-Golomb of order `k` (see `PackedBitWriter.golomb`); one store when the code fits 56 bits.
+    /// Bits written so far.
+    var bitCount: Int { (next - start) * 8 + count }
+
+    /// Exp-Golomb of order `k` (0...63): `q = value >> k` as order 0 — as many zero bits as `q + 1` has bits
+    /// after its first, then `q + 1` in binary — followed by the low `k` bits of `value`; one store when the
+    /// code fits 56 bits.
     @inline(__always) mutating func golomb(_ value: UInt64, k: Int) {
         let (code, bits) = PackedBitSink.golombCode(value, k: k)
         if bits > 0 { put(code, bits: bits) } else { slowGolomb(value, k: k) }
@@ -91,6 +97,7 @@ struct PackedBitSink {
         if width > 0 { put(field, bits: width) }
     }
 
+    /// A code longer than 56 bits, field by field (q + 1 = 2^64: 64 zeros, a one, then 64 zeros).
     private mutating func slowGolomb(_ value: UInt64, k: Int) {
         let q = value >> UInt64(k)
         let (w, overflow) = q.addingReportingOverflow(1)
@@ -106,6 +113,7 @@ struct PackedBitSink {
         write(value, bits: k)
     }
 
+    /// A signed value as Exp-Golomb of order `k` of its zigzag form (0, -1, 1, -2, 2 … → 0, 1, 2, 3, 4 …).
     @inline(__always) mutating func signedGolomb(_ value: Int64, k: Int) { golomb(PackedCodes.zigzag(value), k: k) }
 
     /// Stores the partial last byte (zero-padded) and returns the bytes written.

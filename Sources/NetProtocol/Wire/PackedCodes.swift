@@ -75,30 +75,24 @@ public enum PackedCodes {
     /// is counted as if `q + 1` had one bit more than `q`), so a buffer of that many bits always holds them.
     static func bestOrderAndCost(_ histogram: UnsafeBufferPointer<Int>) -> (order: Int, cost: Int) {
         // cost(k) = n·(1 + k) + 2·Σ_{b > k} h[b]·(b − k): with the counts and bit sums of the lengths above
-        // each k (one pass down the histogram), each order's cost takes a few operations.
-        var n = 0
-        for count in histogram { n += count }
-        var above = 0, bitsAbove = 0
-        var costs: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &costs) { raw in
-            let cost = raw.bindMemory(to: Int.self)
-            var b = histogram.count - 1
-            for k in stride(from: maxOrder, through: 0, by: -1) {
-                while b > k {
-                    above += histogram[b]
-                    bitsAbove += histogram[b] * b
-                    b -= 1
-                }
-                cost[k] = n * (1 + k) + 2 * (bitsAbove - k * above)
-            }
+        // each k (taken off the totals on the way up), each order's cost takes a few operations. Past the
+        // longest length `top` no code is longer than k bits and cost(k) = n·(1 + k) only grows, so the orders
+        // above `top` are never cheaper (and a tie keeps the lowest order, as the direct sums do).
+        guard !histogram.isEmpty else { return (0, 0) }
+        var n = 0, bits = 0
+        for b in 0..<histogram.count {
+            n += histogram[b]
+            bits += histogram[b] * b
         }
+        var above = n, bitsAbove = bits
         var best = 0, bestCost = Int.max
-        withUnsafeBytes(of: costs) { raw in
-            let cost = raw.bindMemory(to: Int.self)
-            for k in 0...maxOrder where cost[k] < bestCost {
+        for k in 0...min(maxOrder, histogram.count - 1) {
+            above -= histogram[k]
+            bitsAbove -= histogram[k] * k
+            let cost = n * (1 + k) + 2 * (bitsAbove - k * above)
+            if cost < bestCost {
                 best = k
-                bestCost = cost[k]
+                bestCost = cost
             }
         }
         return (best, bestCost)

@@ -7,8 +7,9 @@
 /// body set changes only with a `scene`); otherwise, or without `base`, the frame is a keyframe.
 ///
 /// Cost: one pass over the bodies gathers the listed bodies' codes and their bit-length histograms into one
-/// scratch buffer, a second writes them into an array sized from those histograms, a word at a time
-/// (`PackedBitSink`); no allocation per body (docs/ARCHITECTURE.md, packed frames).
+/// scratch buffer, a second writes them into a buffer sized from those histograms, a word at a time
+/// (`PackedBitSink`); no allocation per body. The server encodes with a `PackedFrameEncoder`, which keeps
+/// that scratch and buffer across frames (docs/ARCHITECTURE.md, packed frames).
 public enum PackedEncoder {
     /// The baseline a frame of `current` is a delta against: `base` when it has the same ids in the same
     /// order and is not newer; nil when the frame must be a keyframe.
@@ -23,65 +24,75 @@ public enum PackedEncoder {
                clients: clients, drags: drags)
     }
 
-    /// `encode` for a `base` that `deltaBase` already accepted (or nil for a keyframe): the server checks
-    /// each distinct baseline once, not once per frame.
+    /// `encode` for a `base` that `deltaBase` already accepted (or nil for a keyframe).
     public static func encode(_ current: PackedTable, checkedBase base: PackedTable?, previous: PackedTable?,
                               paused: Bool, held: Bool, clients: Int, drags: [DragInfo]) -> [UInt8] {
+        let scratch = PackedFrameEncoder()
+        return Array(scratch.encode(current, checkedBase: base, previous: previous, paused: paused, held: held,
+                                    clients: clients, drags: drags))
+    }
+
+    /// The frame's bits at most, besides its bodies: flags, tick, time and clients; each drag; the body count.
+    static func headerBits(_ drags: [DragInfo]) -> Int {
+        var bits = 8 + 3 * 129 + 4 + 129 + 16
+        if !drags.isEmpty { bits += 129 + drags.reduce(0) { $0 + 1000 + 8 * $1.name.utf8.count } }
+        return bits
+    }
+
+    /// Writes the frame of `current` against `base` (checked, or nil for a keyframe) into `w`, the bodies'
+    /// codes gathered in `codes` (room for `4 * current.count` codes) and `histograms`
+    /// (`BodyCodes.histogramSize`, all zeros, and left so); `reserve(bits)` is called once with the frame's bits at
+    /// most, before anything is written, and returns the sink to write to.
+    static func write(_ current: PackedTable, checkedBase base: PackedTable?, previous: PackedTable?, paused: Bool,
+                      held: Bool, clients: Int, drags: [DragInfo], codes: UnsafeMutablePointer<UInt64>,
+                      histograms: UnsafeMutableBufferPointer<Int>, reserve: (Int) -> PackedBitSink) -> Int {
         // The shape the body loops rely on (cheap; `deltaBase` checked the ids themselves).
         precondition(base.map { $0.count == current.count && current.tick >= $0.tick } ?? true)
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * current.count + 4) { codes in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: BodyCodes.histogramSize) { histograms in
-                var bodies = BodyCodes(codes: codes.baseAddress!, histograms: histograms)
-                if let base {
-                    bodies.gatherChanges(current, base: base, previous: previous)
-                } else {
-                    bodies.gatherAll(current)
-                }
-                let (orders, bodyBits) = bodies.orders()
-                // Every field's longest code: flags, tick, time and clients; each drag; the bodies.
-                var bits = 8 + 3 * 129 + 4 + 129 + 16 + bodyBits
-                if !drags.isEmpty { bits += 129 + drags.reduce(0) { $0 + 1000 + 8 * $1.name.utf8.count } }
-                return [UInt8](unsafeUninitializedCapacity: PackedBitSink.capacity(bits: bits)) { buffer, written in
-                    var w = PackedBitSink(buffer)
-                    var flags: UInt64 = base == nil ? PackedLayout.keyframeFlag : 0
-                    if paused { flags |= PackedLayout.pausedFlag }
-                    if held { flags |= PackedLayout.heldFlag }
-                    if !drags.isEmpty { flags |= PackedLayout.dragsFlag }
-                    w.write(flags, bits: 8)
-                    if let base {
-                        w.golomb(current.tick - base.tick, k: 0)
-                        w.signedGolomb(current.timeMs &- base.timeMs, k: PackedLayout.timeOrder)
-                    } else {
-                        w.golomb(current.tick, k: 0)
-                        w.signedGolomb(current.timeMs, k: 0)
-                    }
-                    w.golomb(UInt64(clamping: clients), k: 0)
-                    if !drags.isEmpty { writeDrags(drags, into: &w) }
-                    bodies.write(orders: orders, into: &w)
-                    written = w.finish()
-                }
-            }
+        var bodies = BodyCodes(codes: codes, histograms: histograms)
+        if let base {
+            bodies.gatherChanges(current, base: base, previous: previous)
+        } else {
+            bodies.gatherAll(current)
         }
+        let (orders, bodyBits) = bodies.orders()
+        bodies.clearHistograms()
+        var w = reserve(headerBits(drags) + bodyBits)
+        var flags: UInt64 = base == nil ? PackedLayout.keyframeFlag : 0
+        if paused { flags |= PackedLayout.pausedFlag }
+        if held { flags |= PackedLayout.heldFlag }
+        if !drags.isEmpty { flags |= PackedLayout.dragsFlag }
+        w.write(flags, bits: 8)
+        if let base {
+            w.golomb(current.tick - base.tick, k: 0)
+            w.signedGolomb(current.timeMs &- base.timeMs, k: PackedLayout.timeOrder)
+        } else {
+            w.golomb(current.tick, k: 0)
+            w.signedGolomb(current.timeMs, k: 0)
+        }
+        w.golomb(UInt64(clamping: clients), k: 0)
+        if !drags.isEmpty { writeDrags(drags, into: &w) }
+        bodies.write(orders: orders, into: &w)
+        return w.finish()
     }
 
     private static func writeDrags(_ drags: [DragInfo], into w: inout PackedBitSink) {
         w.golomb(UInt64(drags.count), k: 0)
         for drag in drags {
             w.signedGolomb(Int64(drag.client), k: 0)
-            let name = Array(drag.name.utf8)
-            w.golomb(UInt64(name.count), k: 0)
-            for byte in name { w.write(UInt64(byte), bits: 8) }
+            w.golomb(UInt64(drag.name.utf8.count), k: 0)
+            for byte in drag.name.utf8 { w.write(UInt64(byte), bits: 8) }
             w.signedGolomb(Int64(drag.body), k: 0)
-            for value in [drag.x, drag.y, drag.offset.x, drag.offset.y] {
-                w.signedGolomb(PoseTable.centi(value), k: PackedLayout.dragOrder)
-            }
+            w.signedGolomb(PoseTable.centi(drag.x), k: PackedLayout.dragOrder)
+            w.signedGolomb(PoseTable.centi(drag.y), k: PackedLayout.dragOrder)
+            w.signedGolomb(PoseTable.centi(drag.offset.x), k: PackedLayout.dragOrder)
+            w.signedGolomb(PoseTable.centi(drag.offset.y), k: PackedLayout.dragOrder)
         }
     }
 }
 
 /// The listed bodies' codes (index or id gap, x, y, angle, zigzagged), four per body in `codes`, gathered
 /// before writing so that each column's Exp-Golomb order can be chosen from its bit-length histogram.
-private struct BodyCodes {
+struct BodyCodes {
     /// Four histograms of 65 bit lengths (0...64), one per column.
     static let histogramSize = 4 * 65
     let codes: UnsafeMutablePointer<UInt64>
@@ -90,10 +101,20 @@ private struct BodyCodes {
     /// The bits set in any code of each column: its longest code's bit length.
     private var any: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
+    /// `histograms` must be all zeros (`clearHistograms` leaves them so).
     init(codes: UnsafeMutablePointer<UInt64>, histograms: UnsafeMutableBufferPointer<Int>) {
         self.codes = codes
         self.histograms = histograms
-        histograms.initialize(repeating: 0)
+    }
+
+    /// Zeroes what `append` counted: only the lengths up to each column's longest code, so a small frame does
+    /// not clear the whole table.
+    func clearHistograms() {
+        let h = histograms.baseAddress!
+        (h + 0).update(repeating: 0, count: PackedCodes.bitLength(any.0) + 1)
+        (h + 65).update(repeating: 0, count: PackedCodes.bitLength(any.1) + 1)
+        (h + 130).update(repeating: 0, count: PackedCodes.bitLength(any.2) + 1)
+        (h + 195).update(repeating: 0, count: PackedCodes.bitLength(any.3) + 1)
     }
 
     @inline(__always) private mutating func append(_ gap: UInt64, _ x: Int64, _ y: Int64, _ angle: Int64) {
