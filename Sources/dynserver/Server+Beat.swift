@@ -15,8 +15,7 @@ extension Server {
         // A job runs at most one tick period of its room's ticks; the ticks it did not run go back to the
         // room's clock and the room goes to the back of the workers' queue (workersFinished).
         let budgetNs = UInt64(1e9 / config.tickHz)
-        for room in roomOrder {
-            let run = run(of: room)
+        for (room, run) in zip(roomOrder, runOrder) {
             guard !run.onWorker else { continue }
             // A room at rest is left alone until its keep-alive is due or something wakes it.
             guard room.restingUntilNs <= startNs || room.hasJob else { continue }

@@ -24,7 +24,9 @@ final class Server {
     /// Loaded rooms by name, `main` always among them (Server+Rooms.swift).
     var rooms: [String: Room] = [:]
     /// The loaded rooms sorted by name: the beat's and the saves' order.
-    var roomOrder: [Room] = []
+    var roomOrder: [Room] = [] { didSet { reindexRuns() } }
+    /// `run(of:)` of each room of `roomOrder`, in its order (Server+RoomRuns.swift).
+    var runOrder: [RoomRun] = []
     /// Rooms saved in `--state-dir` and not loaded now.
     var unloadedRooms: [String: UnloadedRoom] = [:]
     /// The start of the tick schedule every room's clock follows.
@@ -90,6 +92,7 @@ final class Server {
                         statePath: statePath(ofRoom: Room.mainName), beatStartNs: beatStartNs)
         rooms[main.name] = main
         roomOrder = [main]
+        reindexRuns()  // observers do not run in init
         discoverSavedRooms()
     }
 
