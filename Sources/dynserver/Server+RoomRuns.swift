@@ -19,6 +19,12 @@ final class RoomRun {
     var waiting: [() -> Void] = []
     /// Set while `waiting` is being applied (the inputs being applied are not "waiting" for themselves).
     var draining = false
+    /// In the registry (false once the room is unloaded or dropped: the beat lets go of it).
+    var loaded = false
+    /// In `beatRuns` or `beatArrivals`.
+    var inBeat = false
+    /// The `restCalendar` entry that stands for this run while it rests (older entries are stale).
+    var calendarKey: UInt64?
 
     init(room: Room) { self.room = room }
 }
@@ -33,18 +39,30 @@ extension Server {
         return run
     }
 
-    /// Rebuilds `runOrder` beside `roomOrder`, so the beat finds each room's run without a dictionary lookup
-    /// per room and tick, and forgets the runs of rooms no longer loaded, except one still on a worker or with
-    /// inputs waiting (a run holds its room).
+    /// After `roomOrder` changed: every loaded room's run is marked loaded and a new one joins the beat; the runs
+    /// of rooms no longer loaded are forgotten, except one still on a worker or with inputs waiting (a run holds
+    /// its room).
     func reindexRuns() {
-        let loaded = roomOrder.map { run(of: $0) }
         var kept: [ObjectIdentifier: RoomRun] = [:]
-        for (room, run) in zip(roomOrder, loaded) { kept[ObjectIdentifier(room)] = run }
-        for (key, run) in roomRuns where kept[key] == nil && (run.onWorker || !run.waiting.isEmpty) {
-            kept[key] = run
+        for room in roomOrder {
+            let run = run(of: room)
+            kept[ObjectIdentifier(room)] = run
+            run.loaded = true
+            if !run.inBeat && run.calendarKey == nil { joinBeat(run) }
+        }
+        for (key, run) in roomRuns where kept[key] == nil {
+            run.loaded = false
+            if run.onWorker || !run.waiting.isEmpty { kept[key] = run }
         }
         roomRuns = kept
-        runOrder = loaded
+    }
+
+    /// Puts `run` on the beat from its next pass (a resting room's calendar entry goes stale).
+    func joinBeat(_ run: RoomRun) {
+        run.calendarKey = nil
+        guard !run.inBeat else { return }
+        run.inBeat = true
+        beatArrivals.append(run)
     }
 
     /// True when the loop may touch `room` now, in order: not on a worker, no long `step`, no earlier input.

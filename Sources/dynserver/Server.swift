@@ -25,8 +25,14 @@ final class Server {
     var rooms: [String: Room] = [:]
     /// The loaded rooms sorted by name: the beat's and the saves' order.
     var roomOrder: [Room] = [] { didSet { reindexRuns() } }
-    /// `run(of:)` of each room of `roomOrder`, in its order (Server+RoomRuns.swift).
-    var runOrder: [RoomRun] = []
+    /// The rooms the beat looks at (Server+Beat.swift): every room but those resting in `restCalendar`.
+    var beatRuns: [RoomRun] = []
+    /// Rooms that came back onto the beat since its last pass (woken, created or loaded).
+    var beatArrivals: [RoomRun] = []
+    /// Resting rooms by the tick period in which their rest ends (their next keep-alive).
+    var restCalendar: [UInt64: [RoomRun]] = [:]
+    /// The last tick period whose resting rooms came back onto the beat.
+    var restCalendarIndex: UInt64 = 0
     /// Rooms saved in `--state-dir` and not loaded now.
     var unloadedRooms: [String: UnloadedRoom] = [:]
     /// The start of the tick schedule every room's clock follows.

@@ -23,9 +23,14 @@ package protocol RoomFront: AnyObject {
     func stepped(seconds: Double)
     /// `dyn_snapshot_bytes_total`.
     func sentSnapshot(bytes: Int, clients: Int)
+    /// A resting room was woken (`Room.wake`, loop thread): the beat looks at it again from its next tick.
+    func woke(_ room: Room)
 }
 
 extension RoomFront {
+    /// A front that looks at every room on every beat needs no word of a wake-up.
+    package func woke(_ room: Room) {}
+
     /// A front without WebSockets sends every packed frame as a `packed` line.
     package func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
         write(packed.line, kind: kind, to: client)
