@@ -6,6 +6,12 @@ struct PrometheusText {
         text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
 
+    /// A family of one sample without labels.
+    mutating func single(_ name: String, _ type: String, _ help: String, _ value: Double) {
+        family(name, type, help)
+        sample(name, [], value)
+    }
+
     mutating func sample(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
         text += name
         if !labels.isEmpty {

@@ -4,6 +4,8 @@ import NetProtocol
 /// The front's side of a room's output (docs/ARCHITECTURE.md, Rooms and threads): a room addresses bytes to
 /// client ids; the front finds the session and writes to its transport, on the loop thread.
 extension Server: RoomFront {
+    func woke(_ room: Room) { joinBeat(run(of: room)) }
+
     func write(_ bytes: SharedBytes, kind: WriteKind, to client: Int) {
         guard let connection = sessions[client]?.connection else { return }
         countSuperseded(connection, kind: kind)

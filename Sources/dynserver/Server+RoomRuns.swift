@@ -9,13 +9,22 @@ import NetLoop
 /// a worker, running a long `step`, or with inputs already waiting) wait here and are applied in arrival order
 /// once it is back, so each client's messages keep their order and a room's inputs land between two ticks.
 final class RoomRun {
-    weak var room: Room?
+    /// Strong: a weak reference would put every retain of the room on the slow side-table path (with 1 000
+    /// resting rooms, the beat's look at each room every tick was most of an idle server's CPU). `reindexRuns`
+    /// forgets the runs of rooms no longer loaded.
+    let room: Room
     /// Handed to a worker and not yet back.
     var onWorker = false
     /// Inputs for the room, in arrival order.
     var waiting: [() -> Void] = []
     /// Set while `waiting` is being applied (the inputs being applied are not "waiting" for themselves).
     var draining = false
+    /// In the registry (false once the room is unloaded or dropped: the beat lets go of it).
+    var loaded = false
+    /// In `beatRuns` or `beatArrivals`.
+    var inBeat = false
+    /// The `restCalendar` entry that stands for this run while it rests (older entries are stale).
+    var calendarKey: UInt64?
 
     init(room: Room) { self.room = room }
 }
@@ -24,10 +33,36 @@ extension Server {
     /// The loop-side state of `room`.
     func run(of room: Room) -> RoomRun {
         let key = ObjectIdentifier(room)
-        if let run = roomRuns[key], run.room === room { return run }
+        if let run = roomRuns[key] { return run }
         let run = RoomRun(room: room)
         roomRuns[key] = run
         return run
+    }
+
+    /// After `roomOrder` changed: every loaded room's run is marked loaded and a new one joins the beat; the runs
+    /// of rooms no longer loaded are forgotten, except one still on a worker or with inputs waiting (a run holds
+    /// its room).
+    func reindexRuns() {
+        var kept: [ObjectIdentifier: RoomRun] = [:]
+        for room in roomOrder {
+            let run = run(of: room)
+            kept[ObjectIdentifier(room)] = run
+            run.loaded = true
+            if !run.inBeat && run.calendarKey == nil { joinBeat(run) }
+        }
+        for (key, run) in roomRuns where kept[key] == nil {
+            run.loaded = false
+            if run.onWorker || !run.waiting.isEmpty { kept[key] = run }
+        }
+        roomRuns = kept
+    }
+
+    /// Puts `run` on the beat from its next pass (a resting room's calendar entry goes stale).
+    func joinBeat(_ run: RoomRun) {
+        run.calendarKey = nil
+        guard !run.inBeat else { return }
+        run.inBeat = true
+        beatArrivals.append(run)
     }
 
     /// True when the loop may touch `room` now, in order: not on a worker, no long `step`, no earlier input.

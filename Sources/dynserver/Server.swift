@@ -24,7 +24,15 @@ final class Server {
     /// Loaded rooms by name, `main` always among them (Server+Rooms.swift).
     var rooms: [String: Room] = [:]
     /// The loaded rooms sorted by name: the beat's and the saves' order.
-    var roomOrder: [Room] = []
+    var roomOrder: [Room] = [] { didSet { reindexRuns() } }
+    /// The rooms the beat looks at (Server+Beat.swift): every room but those resting in `restCalendar`.
+    var beatRuns: [RoomRun] = []
+    /// Rooms that came back onto the beat since its last pass (woken, created or loaded).
+    var beatArrivals: [RoomRun] = []
+    /// Resting rooms by the tick period in which their rest ends (their next keep-alive).
+    var restCalendar: [UInt64: [RoomRun]] = [:]
+    /// The last tick period whose resting rooms came back onto the beat.
+    var restCalendarIndex: UInt64 = 0
     /// Rooms saved in `--state-dir` and not loaded now.
     var unloadedRooms: [String: UnloadedRoom] = [:]
     /// The start of the tick schedule every room's clock follows.
@@ -90,6 +98,7 @@ final class Server {
                         statePath: statePath(ofRoom: Room.mainName), beatStartNs: beatStartNs)
         rooms[main.name] = main
         roomOrder = [main]
+        reindexRuns()  // observers do not run in init
         discoverSavedRooms()
     }
 

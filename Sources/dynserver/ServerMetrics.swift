@@ -90,14 +90,12 @@ extension Server {
     /// The `/metrics` body: every dyn_* family with its current value, then the process_* ones.
     func metricsText() -> String {
         var out = PrometheusText()
-        out.family("dyn_clients", "gauge", "Clients connected now (TCP and WebSocket).")
-        out.sample("dyn_clients", [], Double(sessions.count))
+        out.single("dyn_clients", "gauge", "Clients connected now (TCP and WebSocket).", Double(sessions.count))
         out.family("dyn_connections_total", "counter", "Client connections accepted, by transport.")
         for (transport, n) in metrics.connections.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_connections_total", [("transport", transport)], Double(n))
         }
-        out.family("dyn_ticks_total", "counter", "Fixed ticks this process ran in every room (also at rest, not while held); the snapshots' tick may start higher after a --state restore.")
-        out.sample("dyn_ticks_total", [], Double(metrics.ticks))
+        out.single("dyn_ticks_total", "counter", "Fixed ticks this process ran in every room (also at rest, not while held); the snapshots' tick may start higher after a --state restore.", Double(metrics.ticks))
         out.family("dyn_step_seconds", "histogram", "Wall time of one physics step; ticks at rest or held run no step and are not recorded.")
         for (i, bound) in ServerMetrics.stepBuckets.enumerated() {
             out.sample("dyn_step_seconds_bucket", [("le", PrometheusText.format(bound))], Double(metrics.stepBucketCounts[i]))
@@ -105,14 +103,12 @@ extension Server {
         out.sample("dyn_step_seconds_bucket", [("le", "+Inf")], Double(metrics.stepCount))
         out.sample("dyn_step_seconds_sum", [], metrics.stepSum)
         out.sample("dyn_step_seconds_count", [], Double(metrics.stepCount))
-        out.family("dyn_snapshot_bytes_total", "counter", "Snapshot bytes queued to clients (each client counted).")
-        out.sample("dyn_snapshot_bytes_total", [], Double(metrics.snapshotBytes))
+        out.single("dyn_snapshot_bytes_total", "counter", "Snapshot bytes queued to clients (each client counted).", Double(metrics.snapshotBytes))
         out.family("dyn_snapshot_encode_seconds_total", "counter", "Thread CPU seconds spent encoding snapshots and frames, by mode (full, compact, packed).")
         for (mode, seconds) in metrics.snapshotEncodeSeconds.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_snapshot_encode_seconds_total", [("mode", mode)], seconds)
         }
-        out.family("dyn_snapshots_superseded_total", "counter", "Snapshots and frames replaced by a newer one while still unsent to a slow client (each client counted).")
-        out.sample("dyn_snapshots_superseded_total", [], Double(metrics.snapshotsSuperseded))
+        out.single("dyn_snapshots_superseded_total", "counter", "Snapshots and frames replaced by a newer one while still unsent to a slow client (each client counted).", Double(metrics.snapshotsSuperseded))
         out.family("dyn_commands_total", "counter", "Client commands decoded and accepted by the rate limit, by type.")
         for (type, n) in metrics.commands.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_commands_total", [("type", type)], Double(n))
@@ -128,10 +124,8 @@ extension Server {
         out.sample("dyn_room_step_seconds_bucket", [("le", "+Inf")], Double(metrics.stepCount))
         out.sample("dyn_room_step_seconds_sum", [], metrics.stepSum)
         out.sample("dyn_room_step_seconds_count", [], Double(metrics.stepCount))
-        out.family("dyn_room_ticks_behind", "gauge", "The most ticks any loaded room is behind its clock (its last job ran out of time with them due).")
-        out.sample("dyn_room_ticks_behind", [], Double(roomOrder.map { metrics.roomTicksBehind[$0.name] ?? 0 }.max() ?? 0))
-        out.family("dyn_ticks_skipped_total", "counter", "Ticks dropped because a room fell further behind its clock than the catch-up limit.")
-        out.sample("dyn_ticks_skipped_total", [], Double(metrics.ticksSkipped))
+        out.single("dyn_room_ticks_behind", "gauge", "The most ticks any loaded room is behind its clock (its last job ran out of time with them due).", Double(roomOrder.map { metrics.roomTicksBehind[$0.name] ?? 0 }.max() ?? 0))
+        out.single("dyn_ticks_skipped_total", "counter", "Ticks dropped because a room fell further behind its clock than the catch-up limit.", Double(metrics.ticksSkipped))
         out.family("dyn_loop_lag_seconds", "histogram", "How late the loop handled the beat's due timer.")
         for (i, bound) in ServerMetrics.lagBuckets.enumerated() {
             out.sample("dyn_loop_lag_seconds_bucket", [("le", PrometheusText.format(bound))], Double(metrics.lagBucketCounts[i]))
@@ -139,18 +133,12 @@ extension Server {
         out.sample("dyn_loop_lag_seconds_bucket", [("le", "+Inf")], Double(metrics.lagCount))
         out.sample("dyn_loop_lag_seconds_sum", [], metrics.lagSum)
         out.sample("dyn_loop_lag_seconds_count", [], Double(metrics.lagCount))
-        out.family("dyn_nonfinite_values_total", "counter", "NaN or infinite numbers the wire encoders met and wrote as 0 (a correct server keeps it at 0).")
-        out.sample("dyn_nonfinite_values_total", [], Double(NonFiniteValues.total))
-        out.family("dyn_bodies", "gauge", "Items in every loaded room now (dynamic, static and kinematic).")
-        out.sample("dyn_bodies", [], Double(roomOrder.reduce(0) { $0 + $1.summary.bodies }))
-        out.family("dyn_world_paused", "gauge", "Loaded rooms at rest or held now: no physics step runs in them (1 or 0 with main alone).")
-        out.sample("dyn_world_paused", [], Double(roomOrder.filter { $0.summary.paused || $0.summary.held }.count))
-        out.family("dyn_rooms", "gauge", "Rooms loaded now, main included.")
-        out.sample("dyn_rooms", [], Double(rooms.count))
-        out.family("dyn_rooms_created_total", "counter", "Rooms created by a join.")
-        out.sample("dyn_rooms_created_total", [], Double(metrics.roomsCreated))
-        out.family("dyn_rooms_unloaded_total", "counter", "Rooms unloaded after --room-idle-s without clients.")
-        out.sample("dyn_rooms_unloaded_total", [], Double(metrics.roomsUnloaded))
+        out.single("dyn_nonfinite_values_total", "counter", "NaN or infinite numbers the wire encoders met and wrote as 0 (a correct server keeps it at 0).", Double(NonFiniteValues.total))
+        out.single("dyn_bodies", "gauge", "Items in every loaded room now (dynamic, static and kinematic).", Double(roomOrder.reduce(0) { $0 + $1.summary.bodies }))
+        out.single("dyn_world_paused", "gauge", "Loaded rooms at rest or held now: no physics step runs in them (1 or 0 with main alone).", Double(roomOrder.filter { $0.summary.paused || $0.summary.held }.count))
+        out.single("dyn_rooms", "gauge", "Rooms loaded now, main included.", Double(rooms.count))
+        out.single("dyn_rooms_created_total", "counter", "Rooms created by a join.", Double(metrics.roomsCreated))
+        out.single("dyn_rooms_unloaded_total", "counter", "Rooms unloaded after --room-idle-s without clients.", Double(metrics.roomsUnloaded))
         appendHTTPMetrics(to: &out)
         appendFleetMetrics(to: &out)
         appendProcessMetrics(to: &out)
@@ -162,41 +150,28 @@ extension Server {
         for (code, n) in metrics.httpResponses.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_http_responses_total", [("code", String(code))], Double(n))
         }
-        out.family("dyn_http_pending", "gauge", "HTTP connections still sending their request now.")
-        out.sample("dyn_http_pending", [], Double(http?.pendingCount ?? 0))
-        out.family("dyn_http_evictions_total", "counter", "Incomplete HTTP requests closed to make room for newer connections.")
-        out.sample("dyn_http_evictions_total", [], Double(metrics.httpEvictions))
-        out.family("dyn_http_timeouts_total", "counter", "HTTP requests closed for not completing within the deadline.")
-        out.sample("dyn_http_timeouts_total", [], Double(metrics.httpTimeouts))
+        out.single("dyn_http_pending", "gauge", "HTTP connections still sending their request now.", Double(http?.pendingCount ?? 0))
+        out.single("dyn_http_evictions_total", "counter", "Incomplete HTTP requests closed to make room for newer connections.", Double(metrics.httpEvictions))
+        out.single("dyn_http_timeouts_total", "counter", "HTTP requests closed for not completing within the deadline.", Double(metrics.httpTimeouts))
     }
 
     /// Only with `--cluster`: a server on its own has no fleet to report on.
     private func appendFleetMetrics(to out: inout PrometheusText) {
         guard let cluster else { return }
-        out.family("dyn_fleet_redis_up", "gauge", "1 while the fleet's room directory (Redis) answers, else 0 (joins of other rooms get unavailable).")
-        out.sample("dyn_fleet_redis_up", [], cluster.problem == nil ? 1 : 0)
-        out.family("dyn_fleet_rooms_owned", "gauge", "Rooms this server holds the lease of now (main is every server's own and not counted).")
-        out.sample("dyn_fleet_rooms_owned", [], Double(rooms.keys.filter { $0 != Room.mainName }.count))
+        out.single("dyn_fleet_redis_up", "gauge", "1 while the fleet's room directory (Redis) answers, else 0 (joins of other rooms get unavailable).", cluster.problem == nil ? 1 : 0)
+        out.single("dyn_fleet_rooms_owned", "gauge", "Rooms this server holds the lease of now (main is every server's own and not counted).", Double(rooms.keys.filter { $0 != Room.mainName }.count))
         out.family("dyn_fleet_redirects_total", "counter", "Clients sent to the server that owns their room: a join answered with redirect, a /r/NAME page answered 307, or members of a room whose lease was lost.")
         for (how, n) in metrics.fleetRedirects.sorted(by: { $0.key < $1.key }) {
             out.sample("dyn_fleet_redirects_total", [("via", how)], Double(n))
         }
-        out.family("dyn_fleet_rooms_lost_total", "counter", "Rooms dropped here because another server took their lease (this server missed its renewals).")
-        out.sample("dyn_fleet_rooms_lost_total", [], Double(metrics.fleetRoomsLost))
-        out.family("dyn_fleet_epoch_refusals_total", "counter", "Renewals and saves Redis refused because another server claimed the room since (its epoch moved on).")
-        out.sample("dyn_fleet_epoch_refusals_total", [], Double(metrics.fleetEpochRefusals))
-        out.family("dyn_fleet_saves_failed_total", "counter", "Saves of a room's state that Redis did not confirm (refused, failed or lost with the connection); each is retried.")
-        out.sample("dyn_fleet_saves_failed_total", [], Double(metrics.fleetSavesFailed))
-        out.family("dyn_fleet_rooms_fenced", "gauge", "Rooms held here now because their lease deadline passed without a confirmed renewal (no steps, commands unavailable).")
-        out.sample("dyn_fleet_rooms_fenced", [], Double(cluster.fencedRooms))
-        out.family("dyn_fleet_list_rounds_total", "counter", "Rounds of the fleet's room list read from Redis (every 3 s, and when someone asks).")
-        out.sample("dyn_fleet_list_rounds_total", [], Double(metrics.fleetListRounds))
-        out.family("dyn_fleet_list_entries_total", "counter", "Room entries those rounds carried: only rooms changed since the last round, except in whole reads.")
-        out.sample("dyn_fleet_list_entries_total", [], Double(metrics.fleetListEntries))
-        out.family("dyn_fleet_list_full_reads_total", "counter", "Rounds that read the whole list (the first, after a reconnect, or after Redis lost its change log).")
-        out.sample("dyn_fleet_list_full_reads_total", [], Double(metrics.fleetListFullReads))
-        out.family("dyn_fleet_redis_latency_seconds", "gauge", "Round-trip time of the last command Redis answered.")
-        out.sample("dyn_fleet_redis_latency_seconds", [], Double(cluster.redis.lastLatencyMs) / 1000)
+        out.single("dyn_fleet_rooms_lost_total", "counter", "Rooms dropped here because another server took their lease (this server missed its renewals).", Double(metrics.fleetRoomsLost))
+        out.single("dyn_fleet_epoch_refusals_total", "counter", "Renewals and saves Redis refused because another server claimed the room since (its epoch moved on).", Double(metrics.fleetEpochRefusals))
+        out.single("dyn_fleet_saves_failed_total", "counter", "Saves of a room's state that Redis did not confirm (refused, failed or lost with the connection); each is retried.", Double(metrics.fleetSavesFailed))
+        out.single("dyn_fleet_rooms_fenced", "gauge", "Rooms held here now because their lease deadline passed without a confirmed renewal (no steps, commands unavailable).", Double(cluster.fencedRooms))
+        out.single("dyn_fleet_list_rounds_total", "counter", "Rounds of the fleet's room list read from Redis (every 3 s, and when someone asks).", Double(metrics.fleetListRounds))
+        out.single("dyn_fleet_list_entries_total", "counter", "Room entries those rounds carried: only rooms changed since the last round, except in whole reads.", Double(metrics.fleetListEntries))
+        out.single("dyn_fleet_list_full_reads_total", "counter", "Rounds that read the whole list (the first, after a reconnect, or after Redis lost its change log).", Double(metrics.fleetListFullReads))
+        out.single("dyn_fleet_redis_latency_seconds", "gauge", "Round-trip time of the last command Redis answered.", Double(cluster.redis.lastLatencyMs) / 1000)
     }
 
     private func appendProcessMetrics(to out: inout PrometheusText) {

@@ -62,6 +62,7 @@ package final class Room {
     package func wake() {
         guard restingUntilNs != 0 else { return }
         restingUntilNs = 0
+        front.woke(self)
         let passed = clock.dueAll(nowNs: MonotonicClock.nowNs)
         guard !world.held, !playback else { return }
         tick += passed

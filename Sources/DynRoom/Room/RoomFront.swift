@@ -27,6 +27,8 @@ package protocol RoomFront: AnyObject {
     func takesBinaryFrames(client: Int) -> Bool
     /// `dyn_snapshot_encode_seconds_total`: thread CPU seconds spent encoding one batch's `mode` snapshots.
     func encodedSnapshots(_ mode: Subscription.Snapshots, seconds: Double)
+    /// A resting room was woken (`Room.wake`, loop thread): the beat looks at it again from its next tick.
+    func woke(_ room: Room)
 }
 
 extension RoomFront {
@@ -35,6 +37,9 @@ extension RoomFront {
 
     /// A front without metrics keeps no count.
     package func encodedSnapshots(_ mode: Subscription.Snapshots, seconds: Double) {}
+
+    /// A front that looks at every room on every beat needs no word of a wake-up.
+    package func woke(_ room: Room) {}
 
     /// A front without WebSockets sends every packed frame as a `packed` line.
     package func writePacked(_ packed: PackedOutput, kind: WriteKind, to client: Int) -> Int {
