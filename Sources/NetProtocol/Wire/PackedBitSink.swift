@@ -49,16 +49,14 @@ struct PackedBitSink {
 
     /// The Exp-Golomb code of order `k` of `value` as one field (`bits` wide, its leading zeros the code's
     /// zeros) when it is at most 56 bits long; bits 0 when it is longer (write it with `golomb`).
+    /// The field is `value + 2^k`: `q + 1` (q = value >> k) shifted over the low k bits of `value`, which
+    /// is `(q + 1)·2^k + (value mod 2^k)`; its bit length L makes the code `2·(L − k) − 1 + k` bits long.
     @inline(__always) static func golombCode(_ value: UInt64, k: Int) -> (code: UInt64, bits: Int) {
-        guard k <= 54 else { return (0, 0) }
-        let q = value &>> UInt64(k)
-        guard q < 1 << 27 else { return (0, 0) }
-        let w = q + 1
-        let length = 64 - w.leadingZeroBitCount
-        let total = 2 * length - 1 + k
-        guard total <= 56 else { return (0, 0) }
-        let low = value & ((1 &<< UInt64(k)) &- 1)
-        return ((w &<< UInt64(k)) | low, total)
+        let code = value &+ (1 &<< UInt64(truncatingIfNeeded: k))
+        let total = 2 &* (64 &- code.leadingZeroBitCount) &- k &- 1
+        // `code <= value`: the sum wrapped (2^64 or more): the long way.
+        guard code > value, total <= 56 else { return (0, 0) }
+        return (code, total)
     }
 
     /// Bits written so far.

@@ -74,28 +74,33 @@ public enum PackedCodes {
     /// `bestOrder` and its cost in bits: an upper bound of the codes' real length (a value of `b > k` bits
     /// is counted as if `q + 1` had one bit more than `q`), so a buffer of that many bits always holds them.
     static func bestOrderAndCost(_ histogram: UnsafeBufferPointer<Int>) -> (order: Int, cost: Int) {
-        // cost(k) = n·(1 + k) + 2·Σ_{b > k} h[b]·(b − k): with the counts and bit sums of the lengths above
-        // each k (taken off the totals on the way up), each order's cost takes a few operations. Past the
-        // longest length `top` no code is longer than k bits and cost(k) = n·(1 + k) only grows, so the orders
-        // above `top` are never cheaper (and a tie keeps the lowest order, as the direct sums do).
-        guard !histogram.isEmpty else { return (0, 0) }
-        var n = 0, bits = 0
-        for b in 0..<histogram.count {
-            n += histogram[b]
-            bits += histogram[b] * b
-        }
-        var above = n, bitsAbove = bits
+        var n = 0
+        for count in histogram { n += count }
+        return bestOrderAndCost(histogram, count: n)
+    }
+
+    /// `bestOrderAndCost` for a histogram of `n` values in all.
+    @inline(__always) static func bestOrderAndCost(_ histogram: UnsafeBufferPointer<Int>, count n: Int) -> (order: Int, cost: Int) {
+        // cost(k) = n·(1 + k) + 2·Σ_{b > k} h[b]·(b − k): one pass down the histogram adds up the counts and bit
+        // sums of the lengths above each k, so each order's cost takes a few operations. Past the longest
+        // length `top` no code is longer than k bits and cost(k) = n·(1 + k) only grows, so the orders above
+        // `top` are never cheaper; going down, a tie moves to the lower order, as the direct sums choose.
+        var above = 0, bitsAbove = 0
         var best = 0, bestCost = Int.max
-        for k in 0...min(maxOrder, histogram.count - 1) {
-            above -= histogram[k]
-            bitsAbove -= histogram[k] * k
-            let cost = n * (1 + k) + 2 * (bitsAbove - k * above)
-            if cost < bestCost {
-                best = k
-                bestCost = cost
+        var k = histogram.count - 1
+        while k >= 0 {
+            if k <= maxOrder {
+                let cost = n * (1 + k) + 2 * (bitsAbove - k * above)
+                if cost <= bestCost {
+                    best = k
+                    bestCost = cost
+                }
             }
+            above += histogram[k]
+            bitsAbove += histogram[k] * k
+            k -= 1
         }
-        return (best, bestCost)
+        return bestCost == Int.max ? (0, 0) : (best, bestCost)
     }
 
     @inline(__always) static func bitLength(_ value: UInt64) -> Int { 64 - value.leadingZeroBitCount }

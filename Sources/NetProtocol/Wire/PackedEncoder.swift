@@ -191,7 +191,8 @@ struct BodyCodes {
         guard listed > 0 else { return ((0, 0, 0, 0), 129) }
         func best(_ column: Int, _ any: UInt64) -> (order: Int, cost: Int) {
             let longest = PackedCodes.bitLength(any)
-            return PackedCodes.bestOrderAndCost(UnsafeBufferPointer(rebasing: histograms[(column * 65)...(column * 65 + longest)]))
+            return PackedCodes.bestOrderAndCost(UnsafeBufferPointer(rebasing: histograms[(column * 65)...(column * 65 + longest)]),
+                                                count: listed)
         }
         let g = best(0, any.0), x = best(1, any.1), y = best(2, any.2), a = best(3, any.3)
         return ((g.order, x.order, y.order, a.order), 129 + 4 * PackedLayout.orderBits + g.cost + x.cost + y.cost + a.cost)
