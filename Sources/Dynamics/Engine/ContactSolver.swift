@@ -354,5 +354,9 @@ func warmStartContacts(_ chunks: UnsafeMutableBufferPointer<ContactChunk>, _ ran
 func solveContacts(_ chunks: UnsafeMutableBufferPointer<ContactChunk>, _ range: Range<Int>,
                    _ s: UnsafeMutablePointer<SolverBody>, invH: Float, useBias: Bool) {
     guard let base = chunks.baseAddress else { return }
-    for i in range { solveChunk(base + i, s, invH: invH, useBias: useBias) }
+    if useBias {
+        for i in range { solveChunkBiased(base + i, s, invH: invH) }
+    } else {
+        for i in range { solveChunkRelaxed(base + i, s, invH: invH) }
+    }
 }

@@ -146,11 +146,31 @@ struct LaneSoftness {
 /// of being spun point by point through a thin wall (docs/ENGINE.md, "Contact solver"). Written flat, on
 /// locals, so that the velocities stay in registers; the chunk is read and written in place through its
 /// pointer, field by field. `LanePair` holds the same arithmetic for the rarer passes (block lanes,
-/// restitution). Not inlined into the colour loop: inlined there, the function grew past the optimizer's
-/// inlining budget and one point's normal impulse stayed a call.
-@inline(never)
+/// restitution). Its two passes (`solveChunkBiased`, `solveChunkRelaxed`) are not inlined into the colour loop:
+/// inlined there, the function grew past the optimizer's inlining budget and one point's normal impulse stayed
+/// a call.
+@inline(__always)
 func solveChunk(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float,
                 useBias: Bool) {
+    if useBias { solveChunkBiased(c, s, invH: invH) } else { solveChunkRelaxed(c, s, invH: invH) }
+}
+
+/// `solveChunk` of the solve pass, compiled apart from the relax pass's: with `useBias` a run-time flag inside one
+/// body, the optimizer kept the flag's branches in the lane code.
+@inline(never)
+func solveChunkBiased(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float) {
+    solveChunkPass(c, s, invH: invH, useBias: true)
+}
+
+/// `solveChunk` of the relax pass.
+@inline(never)
+func solveChunkRelaxed(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float) {
+    solveChunkPass(c, s, invH: invH, useBias: false)
+}
+
+@inline(__always)
+private func solveChunkPass(_ c: UnsafeMutablePointer<ContactChunk>, _ s: UnsafeMutablePointer<SolverBody>, invH: Float,
+                            useBias: Bool) {
     let A = LaneBodies(s, c.pointee.slotA), B = LaneBodies(s, c.pointee.slotB)
     let k = LaneConstants(c, A, B)
     // Positions do not change during a velocity pass, so each point's separation is computed once.
