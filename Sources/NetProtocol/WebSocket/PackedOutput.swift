@@ -81,3 +81,14 @@ public final class PackedOutput {
         return PackedLine.decodeData(data) ?? []
     }
 }
+
+extension PackedFrameEncoder {
+    /// `encode`, in the transports' shapes: a `packed` line when `line`, a binary WebSocket message when
+    /// `webSocket`. Here, beside the shapes, so that the wire's files build alone (the fuzz targets do).
+    public func output(_ current: PackedTable, checkedBase base: PackedTable?, previous: PackedTable?, paused: Bool,
+                       held: Bool, clients: Int, drags: [DragInfo], line: Bool, webSocket: Bool) -> PackedOutput {
+        let frame = encode(current, checkedBase: base, previous: previous, paused: paused, held: held, clients: clients,
+                           drags: drags)
+        return PackedOutput(tick: current.tick, frame: frame, line: line, webSocket: webSocket)
+    }
+}

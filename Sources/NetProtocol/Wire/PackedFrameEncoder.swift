@@ -82,13 +82,4 @@ public final class PackedFrameEncoder: @unchecked Sendable {
         }
         return UnsafeBufferPointer(start: output, count: count)
     }
-
-    /// `encode`, in the transports' shapes: a `packed` line when `line`, a binary WebSocket message when
-    /// `webSocket` (`PackedOutput`).
-    public func output(_ current: PackedTable, checkedBase base: PackedTable?, previous: PackedTable?, paused: Bool,
-                       held: Bool, clients: Int, drags: [DragInfo], line: Bool, webSocket: Bool) -> PackedOutput {
-        let frame = encode(current, checkedBase: base, previous: previous, paused: paused, held: held, clients: clients,
-                           drags: drags)
-        return PackedOutput(tick: current.tick, frame: frame, line: line, webSocket: webSocket)
-    }
 }
